@@ -1,0 +1,26 @@
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/jdr demo
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/mypy src
+	$(VENV)/bin/pytest
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_dice.py
+	$(PY) benchmarks/bench_odds.py
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""System-agnostic core: checks, opposed checks, outcomes, sheets, the registry of systems."""

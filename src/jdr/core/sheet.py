@@ -1,0 +1,292 @@
+"""Sheet files (SHEETS.md): YAML read and written round trip, validated by a per-system model.
+
+- Reading keeps the person's comments, key order and spelling (ruamel.yaml round trip).
+- Validation reports every problem at once, one French line each: field, value, allowed range.
+- Writing goes to a temporary file in the same folder, then `os.replace`: a crash never leaves
+  half a sheet.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic_core import PydanticCustomError
+
+from jdr.errors import SheetError
+from jdr.names import normalize
+
+# ------------------------------------------------------------------ value types
+
+
+def _whole(value: Any) -> Any:
+    """Whole numbers only (SHEETS.md): refuse booleans, floats and text before anything else."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PydanticCustomError(
+            "nombre_entier", "« {value} » n'est pas un nombre entier", {"value": value}
+        )
+    return int(value)
+
+
+def Ranged(lo: int, hi: int | None = None) -> Any:  # noqa: N802 - reads as a type
+    """An int in [lo, hi], whose error names the whole allowed range."""
+
+    def check(value: int) -> int:
+        if value < lo or (hi is not None and value > hi):
+            allowed = f"de {lo} à {hi}" if hi is not None else f"au moins {lo}"
+            raise PydanticCustomError(
+                "hors_limites", "{value} hors limites (autorisé : {allowed})",
+                {"value": value, "allowed": allowed},
+            )
+        return value
+
+    return Annotated[int, BeforeValidator(_whole), AfterValidator(check)]
+
+
+def _pool(value: Any) -> Any:
+    """`pv: 30` means `{max: 30, actuels: 30}` (SHEETS.md)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return {"max": value, "actuels": value}
+    return value
+
+
+class Pool(BaseModel):
+    """Hit points and other pools: `{max: N, actuels: N}`."""
+
+    model_config = ConfigDict(extra="allow")
+    max: Ranged(0)  # type: ignore[valid-type]
+    actuels: Ranged(-1000)  # type: ignore[valid-type]
+
+
+PoolField = Annotated[Pool, BeforeValidator(_pool)]
+
+
+def normalized_keys(value: Any, where: str) -> Any:
+    """Turn `{Dextérité: 4}` into `{dexterite: 4}`; two spellings of one name are an error."""
+    if not isinstance(value, Mapping):
+        return value
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        norm = normalize(str(key))
+        if norm in out:
+            raise PydanticCustomError(
+                "doublon", "« {key} » est écrit deux fois dans {where}",
+                {"key": str(key), "where": where},
+            )
+        out[norm] = item
+    return out
+
+
+def NormalizedDict(value_type: Any, where: str) -> Any:  # noqa: N802 - reads as a type
+    return Annotated[dict[str, value_type], BeforeValidator(lambda v: normalized_keys(v, where))]
+
+
+# ------------------------------------------------------------------ French errors
+
+_MESSAGES: dict[str, str] = {
+    "missing": "champ obligatoire absent",
+    "dict_type": "doit être une table (clé: valeur)",
+    "list_type": "doit être une liste",
+    "string_type": "doit être un texte",
+    "int_type": "doit être un nombre entier",
+    "int_parsing": "doit être un nombre entier",
+    "bool_type": "doit être vrai ou faux (true/false)",
+    "bool_parsing": "doit être vrai ou faux (true/false)",
+    "literal_error": "valeur non permise",
+    "model_type": "doit être une table (clé: valeur)",
+    "model_attributes_type": "doit être une table (clé: valeur)",
+    "extra_forbidden": "clé inconnue",
+}
+
+
+def french_problems(error: ValidationError) -> list[str]:
+    """One French line per problem: field, value, what is allowed."""
+    lines: list[str] = []
+    for e in error.errors():
+        loc = ".".join(str(p) for p in e["loc"] if not str(p).startswith("function-"))
+        loc = loc.replace(".[key]", "")
+        kind = e["type"]
+        if kind in _MESSAGES:
+            msg = _MESSAGES[kind]
+            if kind == "literal_error":
+                expected = e.get("ctx", {}).get("expected", "")
+                msg += f" (autorisé : {expected})"
+            value = e.get("input")
+            shown = "" if kind == "missing" or isinstance(value, dict) else f" = {value!r}"
+            lines.append(f"{loc}{shown} : {msg}")
+        else:
+            msg = e["msg"]
+            if msg.startswith("Value error, "):
+                msg = msg[len("Value error, ") :]
+            lines.append(f"{loc} : {msg}" if loc else msg)
+    return lines
+
+
+# ------------------------------------------------------------------ YAML document
+
+
+def _yaml() -> Any:
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 100
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def to_plain(value: Any) -> Any:
+    """ruamel's round-trip types → plain dict/list/int/str, for validation."""
+    if isinstance(value, Mapping):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_plain(v) for v in value]
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+class SheetDocument:
+    """A sheet file as the person wrote it, ready to be updated in place."""
+
+    def __init__(self, path: Path, data: Any) -> None:
+        self.path = path
+        self.data = data
+
+    @classmethod
+    def load(cls, path: str | Path) -> SheetDocument:
+        p = Path(path)
+        if not p.exists():
+            raise SheetError(f"fiche introuvable : {p}")
+        if p.is_dir():
+            raise SheetError(f"{p} est un dossier, pas une fiche")
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise SheetError(f"{p} : le fichier n'est pas du texte UTF-8") from None
+        except OSError as exc:
+            raise SheetError(f"{p} : lecture impossible ({exc.strerror})") from None
+        return cls.from_text(text, p)
+
+    @classmethod
+    def from_text(cls, text: str, path: Path) -> SheetDocument:
+        if len(text) > 1_000_000:
+            raise SheetError(f"{path} : fiche trop grande (plus de 1 Mo)")
+        from ruamel.yaml.error import YAMLError
+
+        try:
+            data = _yaml().load(text)
+        except YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" ligne {mark.line + 1}, colonne {mark.column + 1}" if mark else ""
+            problem = getattr(exc, "problem", None) or "syntaxe invalide"
+            raise SheetError(f"{path} :{where} : YAML invalide ({problem})") from None
+        if not isinstance(data, Mapping):
+            raise SheetError(f"{path} : une fiche doit être une table YAML (clé: valeur)")
+        return cls(path, data)
+
+    @property
+    def system_id(self) -> str:
+        value = self.data.get("systeme")
+        if value is None:
+            raise SheetError(f"{self.path} : champ « systeme » absent (cydonia, maitrise, dd35, cyd, felins)")
+        return normalize(str(value))
+
+    def plain(self) -> dict[str, Any]:
+        result = to_plain(self.data)
+        assert isinstance(result, dict)
+        return result
+
+    # -- updates -----------------------------------------------------------
+
+    def _key(self, mapping: Any, name: str) -> str:
+        """The key as the person spelled it, or the canonical name for a new key."""
+        wanted = normalize(name)
+        for key in mapping:
+            if normalize(str(key)) == wanted:
+                return str(key)
+        return name
+
+    def set(self, path: tuple[str, ...], value: Any) -> None:
+        """Set a value, creating tables on the way; keeps the person's spelling of keys."""
+        from ruamel.yaml.comments import CommentedMap
+
+        node = self.data
+        for name in path[:-1]:
+            key = self._key(node, name)
+            child = node.get(key)
+            if not isinstance(child, Mapping):
+                child = CommentedMap()
+                node[key] = child
+            node = child
+        node[self._key(node, path[-1])] = value
+
+    def set_pool(self, name: str, current: int) -> None:
+        """Set `actuels` of a pool; a bare `pv: 30` becomes `{max: 30, actuels: N}`."""
+        from ruamel.yaml.comments import CommentedMap
+
+        key = self._key(self.data, name)
+        pool = self.data.get(key)
+        if not isinstance(pool, Mapping):
+            new = CommentedMap()
+            new["max"] = int(pool) if isinstance(pool, int) else current
+            new["actuels"] = current
+            new.fa.set_flow_style()
+            self.data[key] = new
+        else:
+            pool[self._key(pool, "actuels")] = current
+
+    def dump(self) -> str:
+        stream = io.StringIO()
+        _yaml().dump(self.data, stream)
+        return stream.getvalue()
+
+    def save(self) -> None:
+        """Atomic write: temporary file in the same folder, fsync, then rename."""
+        write_atomic(self.path, self.dump())
+
+
+def write_atomic(path: Path, text: str) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        with _suppress():
+            os.unlink(tmp)
+        raise
+
+
+class _suppress:  # noqa: N801 - tiny context manager
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return True
+
+
+def validate(model: type[BaseModel], doc: SheetDocument) -> Any:
+    """Validate a document with a system's model, or raise one SheetError with every problem."""
+    try:
+        return model.model_validate(doc.plain())
+    except ValidationError as exc:
+        problems = french_problems(exc)
+        head = f"{doc.path} : {len(problems)} problème(s)"
+        raise SheetError(head + "\n" + "\n".join(f"  - {p}" for p in problems), problems) from None
