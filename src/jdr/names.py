@@ -39,7 +39,9 @@ def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
     return f"{kind} « {name} » introuvable ; {hint}"
 
 
-def lookup(name: str, table: Mapping[str, V], kind: str, aliases: Mapping[str, str] | None = None) -> tuple[str, V]:
+def lookup(
+    name: str, table: Mapping[str, V], kind: str, aliases: Mapping[str, str] | None = None
+) -> tuple[str, V]:
     """Find `name` in a table keyed by canonical names; raise a French error with suggestions."""
     key = normalize(name)
     if aliases and key in aliases:

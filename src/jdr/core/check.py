@@ -231,6 +231,24 @@ class Odds:
     def mean(self) -> float:
         return float(sum(t * p for t, p in self.distribution))
 
+    def render(self) -> str:
+        from jdr.odds import bar_chart, percent
+
+        lines = [f"Chances : {self.label}"]
+        if self.threshold is not None:
+            lines[0] += f" (seuil {self.threshold})"
+        if self.success is not None:
+            lines.append(f"  réussite          {percent(self.success)}")
+        lines.append(f"  réussite critique {percent(self.critical_success)}")
+        lines.append(f"  échec critique    {percent(self.critical_failure)}")
+        for name, value in self.extra:
+            label = {"tie": "égalité"}.get(name, name)
+            lines.append(f"  {label:<17} {percent(value)}")
+        lines.append(f"  moyenne           {self.mean:.2f}".replace(".", ","))
+        lines.append("  distribution des totaux :")
+        lines.extend("  " + line for line in bar_chart(self.distribution))
+        return "\n".join(lines)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "label": self.label,

@@ -29,7 +29,10 @@ def get_system(name: str) -> GameSystem:
     key = normalize(name)
     if key not in eps:
         raise JdrError(unknown_name_message("système", name, eps))
-    system = eps[key].load()
+    try:
+        system = eps[key].load()
+    except (ImportError, AttributeError) as exc:
+        raise JdrError(f"le système « {key} » est installé mais ne se charge pas ({exc})") from None
     if not isinstance(system, GameSystem):
         raise JdrError(f"le système « {name} » n'est pas un GameSystem ({type(system).__name__})")
     return system

@@ -33,7 +33,7 @@ def _whole(value: Any) -> Any:
     return int(value)
 
 
-def Ranged(lo: int, hi: int | None = None) -> Any:  # noqa: N802 - reads as a type
+def Ranged(lo: int, hi: int | None = None) -> Any:
     """An int in [lo, hi], whose error names the whole allowed range."""
 
     def check(value: int) -> int:
@@ -82,7 +82,7 @@ def normalized_keys(value: Any, where: str) -> Any:
     return out
 
 
-def NormalizedDict(value_type: Any, where: str) -> Any:  # noqa: N802 - reads as a type
+def NormalizedDict(value_type: Any, where: str) -> Any:
     return Annotated[dict[str, value_type], BeforeValidator(lambda v: normalized_keys(v, where))]
 
 
@@ -123,7 +123,8 @@ def french_problems(error: ValidationError) -> list[str]:
             msg = e["msg"]
             if msg.startswith("Value error, "):
                 msg = msg[len("Value error, ") :]
-            lines.append(f"{loc} : {msg}" if loc else msg)
+            for part in msg.split("\n"):
+                lines.append(f"{loc} : {part}" if loc else part)
     return lines
 
 
@@ -222,7 +223,7 @@ class SheetDocument:
         """Set a value, creating tables on the way; keeps the person's spelling of keys."""
         from ruamel.yaml.comments import CommentedMap
 
-        node = self.data
+        node: Any = self.data
         for name in path[:-1]:
             key = self._key(node, name)
             child = node.get(key)
@@ -237,7 +238,7 @@ class SheetDocument:
         from ruamel.yaml.comments import CommentedMap
 
         key = self._key(self.data, name)
-        pool = self.data.get(key)
+        pool: Any = self.data.get(key)
         if not isinstance(pool, Mapping):
             new = CommentedMap()
             new["max"] = int(pool) if isinstance(pool, int) else current
@@ -245,7 +246,8 @@ class SheetDocument:
             new.fa.set_flow_style()
             self.data[key] = new
         else:
-            pool[self._key(pool, "actuels")] = current
+            target: Any = pool
+            target[self._key(pool, "actuels")] = current
 
     def dump(self) -> str:
         stream = io.StringIO()
@@ -274,7 +276,7 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-class _suppress:  # noqa: N801 - tiny context manager
+class _suppress:
     def __enter__(self) -> None:
         return None
 

@@ -1,0 +1,228 @@
+"""The Cydonia sheet (SHEETS.md, RULES.md R000.02–R000.10, R000.53)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from jdr.core.sheet import NormalizedDict, PoolField, Ranged
+from jdr.names import normalize
+from jdr.systems.cydonia.tables import (
+    ABBREVIATIONS,
+    ARMOUR_ZONES,
+    CHARACTERISTICS,
+    CONFIG,
+    SKILL_ALIASES,
+    SKILLS,
+)
+
+
+class Weapon(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    nom: str
+    competence: str
+    degats: str = "0"
+    equipee: Literal["principale", "secondaire"] | None = None
+    zone: bool = False          # large area of effect (R000.24: Esquive only)
+    immaterielle: bool = False  # immaterial attack (R000.24: Résistance Physique)
+
+    @field_validator("competence")
+    @classmethod
+    def _skill(cls, value: str) -> str:
+        return normalize(value)
+
+
+class Item(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    nom: str
+    bonus: NormalizedDict(Ranged(0, 14), "bonus") = Field(default_factory=dict)  # type: ignore[valid-type]
+    equipe: bool = True
+
+
+class Reputation(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    niveau: Ranged(-10, 10) = 0  # type: ignore[valid-type]
+    points: Ranged(-1000, 1000) = 0  # type: ignore[valid-type]
+
+
+class State(BaseModel):
+    """Kept by the engine (SHEETS.md): malus (A000.16), concentration (R000.36), ..."""
+
+    model_config = ConfigDict(extra="allow")
+    malus: Ranged(-100, 100) = 0  # type: ignore[valid-type]
+    concentration: Ranged(0, 3) = 0  # type: ignore[valid-type]
+    assomme: Ranged(0, 1000) = 0  # type: ignore[valid-type]   # knock-out damage, 0 = awake
+    mourant: bool = False
+    mort: bool = False
+    transformation: Ranged(0, 100) = 0  # type: ignore[valid-type]  # turns left (R000.40)
+
+
+def _abbrev(values: Any) -> Any:
+    if not isinstance(values, dict):
+        return values
+    return {ABBREVIATIONS.get(normalize(str(k)), k): v for k, v in values.items()}
+
+
+class CydoniaSheet(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    systeme: Literal["cydonia"]
+    nom: str
+    peuple: str | None = None
+    caracteristiques: NormalizedDict(Ranged(1, 14), "caracteristiques")  # type: ignore[valid-type]
+    competences: NormalizedDict(Ranged(0, 10), "competences") = Field(default_factory=dict)  # type: ignore[valid-type]
+    competences_libres: NormalizedDict(str, "competences_libres") = Field(default_factory=dict)  # type: ignore[valid-type]
+    expertes: list[str] = Field(default_factory=list)
+    pv: PoolField
+    mana: PoolField | None = None
+    xp: Ranged(0) = 0  # type: ignore[valid-type]
+    pa: Ranged(0) = 0  # type: ignore[valid-type]
+    reputation: Reputation = Field(default_factory=Reputation)
+    armes: list[Weapon] = Field(default_factory=list)
+    protections: NormalizedDict(Ranged(0, 100), "protections") = Field(default_factory=dict)  # type: ignore[valid-type]
+    objets: list[Item] = Field(default_factory=list)
+    griffes: bool = False
+    etat: State = Field(default_factory=State)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _abbreviations(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("caracteristiques"), dict):
+            data = dict(data)
+            data["caracteristiques"] = _abbrev(data["caracteristiques"])
+        return data
+
+    @field_validator("caracteristiques")
+    @classmethod
+    def _eight(cls, values: dict[str, int]) -> dict[str, int]:
+        """R000.02: exactly the eight characteristics."""
+        unknown = sorted(set(values) - set(CHARACTERISTICS))
+        if unknown:
+            raise PydanticCustomError(
+                "carac_inconnue", "caractéristique(s) inconnue(s) : {names} (connues : {known})",
+                {"names": ", ".join(unknown), "known": ", ".join(CHARACTERISTICS)},
+            )
+        missing = [c for c in CHARACTERISTICS if c not in values]
+        if missing:
+            raise PydanticCustomError(
+                "carac_absente", "caractéristique(s) absente(s) : {names}",
+                {"names": ", ".join(missing)},
+            )
+        return values
+
+    @field_validator("competences_libres")
+    @classmethod
+    def _free_skills(cls, values: dict[str, str]) -> dict[str, str]:
+        """R000.60: players may create skills; each names its characteristic."""
+        for skill, carac in values.items():
+            if normalize(carac) not in CHARACTERISTICS:
+                raise PydanticCustomError(
+                    "carac_inconnue",
+                    "la compétence libre « {skill} » doit nommer une caractéristique ({known})",
+                    {"skill": skill, "known": ", ".join(CHARACTERISTICS)},
+                )
+        return {k: normalize(v) for k, v in values.items()}
+
+    @field_validator("protections")
+    @classmethod
+    def _zones(cls, values: dict[str, int]) -> dict[str, int]:
+        """R000.08: one piece per zone, or `toutes`."""
+        allowed = (*ARMOUR_ZONES, "toutes")
+        for zone in values:
+            if zone not in allowed:
+                raise PydanticCustomError(
+                    "zone_inconnue", "zone « {zone} » inconnue (autorisé : {allowed})",
+                    {"zone": zone, "allowed": ", ".join(allowed)},
+                )
+        return values
+
+    @model_validator(mode="after")
+    def _rules(self) -> CydoniaSheet:
+        problems: list[str] = []
+        known = set(SKILLS) | set(self.competences_libres)
+        for skill in self.competences:
+            if SKILL_ALIASES.get(skill, skill) not in known:
+                problems.append(_unknown_skill("competences", skill, known))
+        for skill in self.expertes:
+            if SKILL_ALIASES.get(normalize(skill), normalize(skill)) not in known:
+                problems.append(_unknown_skill("expertes", skill, known))
+        for i, weapon in enumerate(self.armes):
+            if SKILL_ALIASES.get(weapon.competence, weapon.competence) not in known:
+                problems.append(_unknown_skill(f"armes.{i}.competence", weapon.competence, known))
+        # R000.08 / R000.35: at most one main and one secondary weapon.
+        for slot in ("principale", "secondaire"):
+            count = sum(1 for w in self.armes if w.equipee == slot)
+            if count > 1:
+                problems.append(f"armes : {count} armes équipées en {slot} (autorisé : 1)")
+        # R000.53 / A000.22: total item bonus on a stat never above the stat's value.
+        totals: dict[str, int] = {}
+        for item in self.objets:
+            if not item.equipe:
+                continue
+            for stat, bonus in item.bonus.items():
+                stat = ABBREVIATIONS.get(stat, stat)
+                if stat not in CHARACTERISTICS and SKILL_ALIASES.get(stat, stat) not in known:
+                    problems.append(f"objets : « {item.nom} » donne un bonus à « {stat} », inconnu")
+                    continue
+                totals[stat] = totals.get(stat, 0) + bonus
+        for stat, total in totals.items():
+            base = self.caracteristiques.get(stat, self.competences.get(stat, 0))
+            if total > base:
+                problems.append(
+                    f"objets : bonus total {total} sur « {stat} » au-dessus de sa valeur {base} "
+                    f"(R000.53 : le bonus des objets ne dépasse jamais la valeur)"
+                )
+            elif stat in CHARACTERISTICS and base + total > CONFIG.characteristic_cap:
+                problems.append(
+                    f"objets : {stat} {base} + {total} = {base + total} dépasse "
+                    f"{CONFIG.characteristic_cap} (A000.21)"
+                )
+        if self.pv.actuels > self.pv.max and not self.etat.transformation:
+            problems.append(f"pv.actuels = {self.pv.actuels} : au-dessus de pv.max {self.pv.max}")
+        if problems:
+            raise PydanticCustomError("regles", "{lines}", {"lines": "\n".join(problems)})
+        return self
+
+
+def _unknown_skill(where: str, skill: str, known: set[str]) -> str:
+    from jdr.names import suggestions
+
+    close = suggestions(skill, known)
+    hint = f" ; vouliez-vous dire : {', '.join(close)} ?" if close else (
+        " ; une compétence nouvelle se déclare dans competences_libres (R000.60)")
+    return f"{where} : compétence « {skill} » inconnue{hint}"
+
+
+TEMPLATE = """\
+# Fiche Cydonia (RULES.md section 1). Les noms s'écrivent avec ou sans accents ni majuscules.
+systeme: cydonia
+nom: Nouveau personnage
+peuple: humain               # texte libre : les peuples ne sont pas dans les règles
+caracteristiques:            # 1 à 10 (jusqu'à 14 avec les modificateurs de peuple, A000.21)
+  physique: 5
+  agilite: 5
+  dexterite: 5
+  sensoriel: 5
+  courage: 5
+  charisme: 5
+  mental: 5
+  chance: 5
+competences:                 # 0 à 10 ; armes par catégorie : baton, petite_lame, lame, hache,
+  lame: 3                    #   masse, marteau, arc, arbalete, arme_de_jet, grande_arme,
+  esquive: 2                 #   arme_a_feu, faux ; autres compétences : voir R000.04
+  observation: 2
+competences_libres: {}       # compétences inventées : {nom: caracteristique} (R000.60)
+expertes: []                 # compétences expertes : 2d10, on garde un dé (R000.06)
+pv: {max: 25, actuels: 25}   # pas de formule dans les règles : la fiche la donne
+mana: {max: 0, actuels: 0}
+xp: 0                        # expérience non dépensée
+pa: 0                        # points d'apprentissage
+reputation: {niveau: 0, points: 0}
+armes:                       # 2 armes équipées au plus : principale, secondaire
+  - {nom: Épée courte, competence: lame, degats: "3+1d10", equipee: principale}
+protections: {}              # par zone : tete, torse, bras, mains, jambes, pieds ; ou {toutes: 3}
+objets: []                   # {nom, bonus: {physique: 2}, equipe: true} ; bonus <= valeur (R000.53)
+griffes: false               # dégâts à mains nues PHY+1d10 au lieu de PHY
+"""
