@@ -422,7 +422,9 @@ def demo_cmd(
 def run() -> None:
     """Entry point: French errors on one line, exit code 2."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except JdrError as exc:
         typer.echo(f"Erreur : {exc.message}", err=True)
         sys.exit(exc.exit_code)

@@ -408,6 +408,8 @@ def _dice_token(m: re.Match[str]) -> Dice:
         if op in ("kh", "k", "kl", "dh", "dl", "mi", "ma"):
             if kind:
                 raise DiceError(f"« {notation} » : « {op} » attend un nombre, pas « {kind} »")
+            if op in ("mi", "ma") and not 1 <= n <= sides:
+                raise DiceError(f"« {notation} » : « {op}{n} » doit être entre 1 et {sides}")
             mods.append((op, "", n))
             continue
         selector = (kind, n)

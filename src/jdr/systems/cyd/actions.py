@@ -1,0 +1,154 @@
+"""Kinds of actions beyond the single test: cooperation (R003.18), long actions (R003.19),
+retrying after a failure (R003.17), all with the RULES.md decisions (A003.09, A003.10, A003.16).
+Duels (R003.20) are in duel.py.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from jdr.core.check import CheckResult, Modifier
+from jdr.core.sheet import SheetDocument
+from jdr.core.system import SheetChange
+from jdr.errors import RuleError
+from jdr.names import normalize
+from jdr.systems.cyd import tables
+from jdr.systems.cyd.config import CydConfig, parse_int
+from jdr.systems.cyd.dice import is_automatic_failure
+from jdr.systems.cyd.sheet import CydSheet
+
+# ------------------------------------------------------------------ cooperation
+
+
+def parse_helpers(text: str) -> tuple[int, ...]:
+    """`--opt aides=3,5`: the skill value of each helper (0..10)."""
+    values = tuple(
+        parse_int(part, "--opt aides", tables.SKILL_MIN, tables.SKILL_MAX)
+        for part in text.replace(";", ",").split(",") if part.strip()
+    )
+    if not values:
+        raise RuleError("--opt aides : aucune valeur (exemple : --opt aides=3,5)")
+    return values
+
+
+def helpers_from_sheets(helpers: list[tuple[SheetDocument, str]]) -> tuple[int, ...]:
+    """R003.18: the helpers' own skill values, read from their sheets (Python API)."""
+    from jdr.names import lookup
+    from jdr.systems.cyd.sheet import load_sheet
+
+    values: list[int] = []
+    for doc, skill in helpers:
+        sheet = load_sheet(doc)
+        _, value = lookup(skill, sheet.skills, f"compétence de l'aide {sheet.nom}")
+        values.append(value)
+    return tuple(values)
+
+
+def cooperation(helpers: tuple[int, ...], config: CydConfig) -> tuple[Modifier | None, str]:
+    """R003.18 / A003.09: the leader rolls; each helper adds the bonus of the table for their
+    skill value. The document's table is missing: by default it is empty (no bonus)."""
+    bonus = sum(config.cooperation_for(v) for v in helpers)
+    count = len(helpers)
+    shown = ", ".join(str(v) for v in helpers)
+    if not config.cooperation_bonus:
+        note = (f"coopération : {count} aide(s) (compétences {shown}) ; la table de bonus manque "
+                "au document (A003.09) : aucun bonus tant que le MJ ne la fournit pas "
+                "(--opt table_cooperation=1:1,5:2)")
+    else:
+        note = f"coopération : {count} aide(s) (compétences {shown}) → bonus {bonus:+d} (R003.18)"
+    modifier = Modifier(bonus, f"coopération, {count} aide(s)") if bonus else None
+    return modifier, note
+
+
+# ------------------------------------------------------------------ long actions
+
+
+@dataclass(frozen=True)
+class LongAction:
+    """R003.19 / A003.10: what a complex test means for an action of average duration `duration`."""
+
+    outcome: str  # heroic | success | failure | dramatic
+    duration: str
+    time: str | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "average_duration": self.duration, "time": self.time,
+                "text": self.text}
+
+    def render(self) -> str:
+        when = f" (temps : {self.time})" if self.time else ""
+        return f"action longue, durée moyenne {self.duration} : {self.text}{when}"
+
+
+def _scaled(duration: str, factor: float) -> str:
+    """`4h` × 0.5 → `2h`; `30 min` → `15 min`; text without a number → `0,5 × text`."""
+    match = re.fullmatch(r"\s*(\d+(?:[.,]\d+)?)(\s*)(.*?)\s*", duration)
+    if not match:
+        return f"{factor:g} × {duration.strip()}".replace(".", ",")
+    number = float(match.group(1).replace(",", ".")) * factor
+    shown = f"{number:g}".replace(".", ",")
+    return f"{shown}{' ' if match.group(2) else ''}{match.group(3)}"
+
+
+def long_action(result: CheckResult, sides: int, duration: str, config: CydConfig) -> LongAction:
+    """R003.19: a long action is a complex test; a success completes it after the average
+    duration. A003.10 (placeholders, configurable): heroic = in half the time, failure = not
+    completed yet (may go on), dramatic = not completed plus a complication."""
+    assert isinstance(result.natural, int)
+    if is_automatic_failure(sides, result.natural) or result.critical == "failure":
+        outcome = "dramatic"
+    elif result.critical == "success":
+        outcome = "heroic"
+    elif result.success:
+        outcome = "success"
+    else:
+        outcome = "failure"
+    texts = dict(config.long_action_outcomes)
+    time: str | None = None
+    if outcome == "success":
+        time = duration.strip()
+    elif outcome == "heroic":
+        time = _scaled(duration, config.long_action_heroic_factor)
+    return LongAction(outcome, duration.strip(), time, texts[outcome])
+
+
+# ------------------------------------------------------------------ retrying after a failure
+
+
+def retry_key(skill: str, action: str | None) -> str:
+    """The name under which a failed action is remembered: `--opt action=...`, else the skill."""
+    return normalize(action) if action else skill
+
+
+def retry_warnings(sheet: CydSheet, key: str, skill_value: int, config: CydConfig,
+                   override: bool) -> tuple[str, ...]:
+    """R003.17 / A003.16: a failed action may be tried again only if circumstances changed in
+    the character's favour. The software knows one change itself (the skill was raised since);
+    the MJ vouches for the others with `--opt circonstances=changees`. Mode `avertir` (default)
+    warns, `bloquer` refuses, `ignorer` turns the rule off."""
+    if config.retry == "ignorer" or override:
+        return ()
+    recorded = sheet.failures.get(key)
+    if recorded is None or skill_value > recorded:
+        return ()
+    text = (f"« {key} » a déjà échoué : une nouvelle tentative n'est permise que si les "
+            "circonstances ont changé (nouvel équipement, information vitale, compétence "
+            "augmentée) ; le MJ peut passer outre avec --opt circonstances=changees (R003.17)")
+    if config.retry == "bloquer":
+        raise RuleError(text)
+    return (text,)
+
+
+def retry_changes(doc: SheetDocument, sheet: CydSheet, key: str, skill_value: int,
+                  success: bool | None, config: CydConfig) -> tuple[SheetChange, ...]:
+    """A003.16: remember a failure on the sheet (`echecs`), clear it after a success."""
+    if config.retry == "ignorer" or success is None:
+        return ()
+    if not success:
+        return (SheetChange(doc, ("echecs", key), skill_value),)
+    if sheet.failures.get(key) is not None:
+        return (SheetChange(doc, ("echecs", key), None),)
+    return ()

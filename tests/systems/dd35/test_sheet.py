@@ -1,0 +1,128 @@
+"""dd35 sheets (SHEETS.md): validation in French, the template, `show`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from dd35_support import document
+
+from jdr.core.sheet import SheetDocument
+from jdr.errors import SheetError
+from jdr.systems.dd35 import SYSTEM
+
+
+def _problems(tmp_path: Path, **overrides: object) -> list[str]:
+    return SYSTEM.check_sheet(document(tmp_path, **overrides))
+
+
+def test_template_is_a_valid_sheet(tmp_path: Path) -> None:
+    path = tmp_path / "modele.yaml"
+    path.write_text(SYSTEM.template(), encoding="utf-8")
+    doc = SheetDocument.load(path)
+    assert SYSTEM.check_sheet(doc) == []
+    view = SYSTEM.show(doc).to_json()
+    assert view["attacks"] == "+8/+3"  # guerrier 6 (+6) + mage 4 (+2)
+
+
+def test_unknown_class_one_french_line(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, classes={"sorcier": 3})
+    assert len(problems) == 1
+    assert problems[0].startswith("classes.sorcier")
+    assert "classe inconnue" in problems[0] and "guerrier" in problems[0]
+
+
+def test_level_25_one_french_line(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, classes={"guerrier": 25})
+    assert problems == ["classes.guerrier : 25 hors limites (autorisé : de 1 à 20)"]
+
+
+def test_character_level_above_20(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, classes={"guerrier": 12, "mage": 10})
+    assert len(problems) == 1
+    assert "niveau de personnage 22 hors limites" in problems[0]
+
+
+def test_negative_ac_bonus_one_french_line(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, armure={"nom": "Cuir", "bonus_ca": -2, "malus": 0})
+    assert problems == ["armure.bonus_ca : -2 hors limites (autorisé : au moins 0)"]
+
+
+def test_every_problem_reported_at_once(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, classes={"sorcier": 3, "guerrier": 25},
+                         armure={"nom": "Cuir", "bonus_ca": -2, "malus": 0},
+                         armes=[{"nom": "X", "degats": "1d8+2"}])
+    assert len(problems) == 4
+    with pytest.raises(SheetError) as info:
+        SYSTEM.load(document(tmp_path, classes={"sorcier": 3}))
+    assert "1 problème" in info.value.message
+
+
+def test_unknown_armour_without_numbers(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, armure={"nom": "Cuir clouté"})
+    assert len(problems) == 1
+    assert "table des armures" in problems[0]
+
+
+def test_accents_and_aliases_in_names(tmp_path: Path) -> None:
+    doc = document(tmp_path, classes={"Rôdeur": 2, "Prêtre": 1},
+                   caracteristiques={"FOR": 12, "Dextérité": 10, "con": 10, "int": 10, "sag": 10,
+                                     "cha": 10})
+    c = SYSTEM.character(doc)
+    assert dict(c.sheet.classes) == {"rodeur": 2, "pretre": 1}
+    assert c.mod("force") == 1
+
+
+def test_missing_ability(tmp_path: Path) -> None:
+    doc = document(tmp_path, caracteristiques={"force": 10})
+    problems = SYSTEM.check_sheet(doc)
+    assert len(problems) == 5
+    assert all("champ obligatoire absent" in p for p in problems)
+
+
+@pytest.mark.parametrize(("score", "mod"), [(1, -5), (8, -1), (9, -1), (10, 0), (11, 0),
+                                            (12, 1), (17, 3), (18, 4)])
+def test_A002_01_ability_modifier(tmp_path: Path, score: int, mod: int) -> None:
+    c = SYSTEM.character(document(tmp_path, abilities={"force": score}))
+    assert c.mod("force") == mod
+
+
+def test_show_gives_every_value(tmp_path: Path) -> None:
+    doc = document(tmp_path, classes={"guerrier": 8},
+                   abilities={"force": 16, "dexterite": 14, "sagesse": 12, "constitution": 14},
+                   armure={"nom": "Harnois"}, bouclier={"nom": "Pavois"},
+                   dons={"initiative": 4, "rd": 1})
+    view = SYSTEM.show(doc)
+    data = view.to_json()
+    assert data["attacks"] == "+8/+3"
+    assert data["ac"] == 10 + 8 + 4 + 2
+    assert data["flat_footed_ac"] == 10 + 8 + 4
+    assert data["damage_reduction"] == 8 + 1  # min(6 + 10, 8) + feat DR
+    assert data["melee_attack"] == 8 + 3
+    assert data["ranged_attack"] == 8 + 2
+    assert data["initiative"] == 2 + 4
+    assert data["passive_perception"] == 10 + 8 + 1
+    assert data["hp"]["max"] == 10 + 2 + 7 * (8 + 2)
+    text = view.render()
+    assert "Base Attaque : +8/+3" in text
+    assert "pris au dépourvu : 22" in text
+    assert "9/Magie" in text
+
+
+def test_creation_checks_fixed_hp(tmp_path: Path) -> None:
+    doc = document(tmp_path, classes={"guerrier": 2}, pv=30)
+    assert SYSTEM.check_sheet(doc) == []
+    problems = SYSTEM.check_sheet(doc, creation=True)
+    assert problems == ["pv.max = 30 : en pv_mode fixe, le calcul donne 18 (R002.02)"]
+
+
+def test_A002_12_flat_footed_keeps_a_dex_penalty(tmp_path: Path) -> None:
+    c = SYSTEM.character(document(tmp_path, abilities={"dexterite": 6}))
+    assert c.ac == 8
+    assert c.flat_footed_ac == 8
+
+
+def test_A002_13_minimum_one_hp_per_level(tmp_path: Path) -> None:
+    c = SYSTEM.character(document(tmp_path, classes={"mage": 3}, abilities={"constitution": 1}))
+    assert c.mod("constitution") == -5
+    assert c.max_hp == 1 + 1 + 1

@@ -1,0 +1,162 @@
+"""Resolution: the d20 check, margins, characteristic rolls, contests, odds, errors."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from jdr.core.system import CheckRequest
+from jdr.dice.source import FixedSource
+from jdr.errors import RuleError
+from jdr.systems.maitrise import SYSTEM
+from jdr.systems.maitrise.checks import MasteryJudge, margin_of
+
+
+def roll(doc: Any, skill: str, faces: list[int], **kw: Any) -> dict[str, Any]:
+    source = FixedSource(faces)
+    data = SYSTEM.check(CheckRequest(doc, skill, **kw), source).to_json()
+    source.finish()
+    return data
+
+
+def test_margin_is_the_integer_part() -> None:
+    assert [margin_of(t) for t in (27, 28, 1, 0, -1, -6)] == [13, 14, 0, 0, -1, -3]
+
+
+def test_judge_natural_20_and_extra_faces_succeed_1_fails() -> None:
+    judge = MasteryJudge(10, frozenset({20, 17}), die_malus=-7)
+    assert judge(20, 13, 50).success is True
+    assert judge(17, 10, None).critical == "success"
+    assert judge(16, 9, None).success is False  # 16 − 7 = 9 < 10
+    one = judge(1, 200, None)
+    assert one.success is False and one.critical == "failure"
+
+
+@pytest.mark.parametrize("face", range(1, 21))
+def test_json_contract_and_margin_everywhere(sheet: Any, face: int) -> None:
+    data = roll(sheet(skills={"epee": 42}), "epee", [face])
+    for key in ("total", "success", "critical", "margin", "dice"):
+        assert key in data
+    assert data["margin"] == (face + 42) // 2 and data["dice"] == [face]
+    assert data["success"] is (face >= 8)
+
+
+def test_incompetent_needs_17_on_the_die(sheet: Any) -> None:
+    doc = sheet(skills={"epee": 0})
+    assert roll(doc, "epee", [16])["success"] is False
+    assert roll(doc, "epee", [17])["success"] is True
+
+
+def test_incompetent_non_weapon_has_no_malus(sheet: Any) -> None:
+    data = roll(sheet(skills={"lire": 0}), "lire", [10])
+    assert data["success"] is True and data["total"] == 10
+
+
+def test_unlisted_weapon_skill_is_level_0(sheet: Any) -> None:
+    doc = sheet(skills={}, armes=[{"nom": "Arc court", "competence": "arc"}])
+    data = roll(doc, "arc", [18])
+    assert data["total"] == 11 and data["success"] is True
+
+
+def test_threshold_is_a_minimum_margin(sheet: Any) -> None:
+    doc = sheet(skills={"epee": 30})
+    assert roll(doc, "epee", [10], threshold="20")["success"] is True
+    assert roll(doc, "epee", [9], threshold="20")["success"] is False
+    with pytest.raises(RuleError, match="marge minimale"):
+        SYSTEM.check(CheckRequest(doc, "epee", threshold="difficile"), FixedSource([10]))
+
+
+def test_bonus_goes_before_halving(sheet: Any) -> None:
+    assert roll(sheet(skills={"epee": 30}), "epee", [10], bonus=3)["margin"] == 21
+
+
+def test_characteristic_roll_with_carac_option(sheet: Any) -> None:
+    doc = sheet(caracs={"volonte": 15})
+    assert roll(doc, "", [5], carac="Volonté")["success"] is True
+    assert roll(doc, "", [4], carac="volonte")["success"] is False
+    assert roll(doc, "", [1], carac="volonte")["critical"] == "failure"
+
+
+def test_characteristic_20_plus_faces(sheet: Any) -> None:
+    doc = sheet(caracs={"adresse": 20}, faces_critiques={"adresse": [2]})
+    data = roll(doc, "adresse", [2])
+    assert data["critical"] == "success" and data["success"] is True
+
+
+def test_wrong_die_and_unknown_skill(sheet: Any) -> None:
+    doc = sheet()
+    with pytest.raises(RuleError, match="d20"):
+        SYSTEM.check(CheckRequest(doc, "epee", die="d10"), FixedSource([5]))
+    with pytest.raises(RuleError, match="epee"):
+        SYSTEM.check(CheckRequest(doc, "epe"), FixedSource([5]))
+
+
+# ------------------------------------------------------------------ contests (R001.11)
+
+
+def contest(a: Any, b: Any, faces: list[int]) -> dict[str, Any]:
+    source = FixedSource(faces)
+    data = SYSTEM.check(CheckRequest(a, "epee", opponent=b, opponent_skill="epee"),
+                        source).to_json()
+    source.finish()
+    return data
+
+
+def test_contest_larger_margin_wins(sheet: Any) -> None:
+    a, b = sheet("A", skills={"epee": 30}), sheet("B", skills={"epee": 20})
+    data = contest(a, b, [10, 10])
+    assert data["success"] is True and data["margin"] == 20 and data["opponent_margin"] == 15
+    assert contest(a, b, [8, 19])["success"] is False  # 19 vs 19.5 → 19 = 19: tie
+
+
+def test_contest_tie_goes_to_defender(sheet: Any) -> None:
+    a, b = sheet("A", skills={"epee": 30}), sheet("B", skills={"epee": 30})
+    data = contest(a, b, [12, 13])  # margins 21 and 21
+    assert data["tie"] is True and data["success"] is False
+
+
+def test_contest_failed_roll_never_wins(sheet: Any) -> None:
+    a, b = sheet("A", skills={"epee": 90}), sheet("B", skills={"epee": 5})
+    assert contest(a, b, [1, 10])["success"] is False  # critical failure loses (A001.08)
+    assert contest(b, a, [12, 3])["success"] is True  # 3 < 4: the master fails at the die
+    assert contest(b, b, [5, 5])["success"] is False  # both fail: nothing happens
+
+
+# ------------------------------------------------------------------ odds
+
+
+def test_odds_match_rank_faces(sheet: Any) -> None:
+    for level, face in ((0, 10), (25, 8), (60, 6), (85, 4), (100, 2)):
+        odds = SYSTEM.odds(CheckRequest(sheet(skills={"lire": level}, armes=[]), "lire"))
+        data = odds.to_json()
+        assert data["success"] == pytest.approx((21 - face) / 20)
+        assert data["critical_success"] == pytest.approx(1 / 20)
+        assert data["critical_failure"] == pytest.approx(1 / 20)
+        assert sum(data["distribution"].values()) == pytest.approx(1)
+
+
+def test_odds_incompetent_and_extra_faces(sheet: Any) -> None:
+    inc = SYSTEM.odds(CheckRequest(sheet(skills={"epee": 0}), "epee")).odds
+    assert inc.success == Fraction(4, 20)  # 17, 18, 19, 20
+    gm = sheet(skills={"epee": 100}, faces_critiques={"epee": [19, 18]})
+    odds = SYSTEM.odds(CheckRequest(gm, "epee")).odds
+    assert odds.critical_success == Fraction(3, 20) and odds.success == Fraction(19, 20)
+
+
+def test_contest_odds_exact(sheet: Any) -> None:
+    a, b = sheet("A", skills={"epee": 30}), sheet("B", skills={"epee": 30})
+    odds = SYSTEM.odds(CheckRequest(a, "epee", opponent=b, opponent_skill="epee"))
+    data = odds.to_json()
+    wins = ties = 0
+    for x in range(1, 21):
+        for y in range(1, 21):
+            ok_x = x != 1 and (x >= 8)
+            ok_y = y != 1 and (y >= 8)
+            mx, my = (x + 30) // 2, (y + 30) // 2
+            wins += ok_x and (not ok_y or mx > my)
+            ties += ok_x and ok_y and mx == my
+    assert data["success"] == pytest.approx(wins / 400)
+    assert data["tie"] == pytest.approx(ties / 400)
+    assert "marges" in odds.render()
