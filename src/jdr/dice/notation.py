@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from jdr.dice.source import DiceSource
 from jdr.errors import DiceError, DiceLimitError
@@ -52,9 +53,12 @@ _MOD = re.compile(r"(kh|kl|dh|dl|k|rr|ro|r|mi|ma|e|!)([<>]?)(\d*)", re.IGNORECAS
 # ---------------------------------------------------------------- results
 
 
-@dataclass(frozen=True, slots=True)
-class Die:
-    """One die as rolled: its faces, its value, whether it counts, and why not."""
+class Die(NamedTuple):
+    """One die as rolled: its faces, its value, whether it counts, and why not.
+
+    A NamedTuple rather than a frozen dataclass: immutable too, and several times cheaper to
+    create, which matters when a roll makes hundreds of them (benchmarks/bench_dice.py).
+    """
 
     sides: int
     face: int
@@ -68,8 +72,7 @@ class Die:
         return text if self.kept else f"~{text}~"
 
 
-@dataclass(frozen=True, slots=True)
-class DiceGroup:
+class DiceGroup(NamedTuple):
     """The dice of one `NdS...` term of an expression, and the value they gave."""
 
     notation: str
@@ -80,15 +83,14 @@ class DiceGroup:
         return f"{self.notation} [{', '.join(d.render() for d in self.dice)}]"
 
 
-@dataclass(frozen=True)
-class RollResult:
+class RollResult(NamedTuple):
     """A rolled expression: the total, every die, and (for comparisons) success."""
 
     expression: str
     total: int
     groups: tuple[DiceGroup, ...]
     success: bool | None = None
-    _node: Node | None = field(default=None, repr=False, compare=False)
+    node: Node | None = None
 
     @property
     def dice(self) -> tuple[Die, ...]:
@@ -96,9 +98,9 @@ class RollResult:
 
     def detail(self) -> str:
         """The expression with every dice term replaced by its faces."""
-        if self._node is None:
+        if self.node is None:
             return " ".join(g.render() for g in self.groups)
-        return self._node.render(iter(self.groups))
+        return self.node.render(iter(self.groups))
 
     def render(self) -> str:
         text = f"{self.expression} → {self.detail()} = {self.total}"
@@ -296,7 +298,7 @@ class Dice(Node):
         if self.plain:
             faces = [roll(sides) for _ in range(self.count)]
             value = sum(faces)
-            ctx.groups.append(DiceGroup(self.notation, tuple(Die(sides, f) for f in faces), value))
+            ctx.groups.append(DiceGroup(self.notation, tuple([Die(sides, f) for f in faces]), value))
             return value
         dice = [Die(sides, roll(sides)) for _ in range(self.count)]
         for op, kind, n in self.mods:
