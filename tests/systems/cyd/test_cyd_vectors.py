@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -25,10 +26,11 @@ from jdr.systems.cyd.dice import CydDie
 Make = Callable[..., SheetDocument]
 
 
-def roll(doc: SheetDocument, skill: str, faces: list[int], **kw: str) -> CydCheckResult:
+def roll(doc: SheetDocument, skill: str, faces: list[int], **kw: Any) -> CydCheckResult:
     source = FixedSource(faces)
-    result = SYSTEM.check(CheckRequest(doc, skill, **kw), source)
-    source.finish()  # every given face was used, no more
+    result, changes = SYSTEM.check(CheckRequest(doc, skill, **kw), source)
+    source.finish()
+    assert changes == list(result.changes)  # every given face was used, no more
     assert isinstance(result, CydCheckResult)
     return result
 
@@ -157,8 +159,8 @@ def test_T003_07_opposed_tie_goes_to_higher_skill(make_sheet: Make) -> None:
     a = make_sheet("A", attributs={"adresse": 5}, competences={"tir": 3})   # Capacité 8
     b = make_sheet("B", attributs={"adresse": 4}, competences={"tir": 5})   # Capacité 9
     source = FixedSource([6, 5])
-    result = SYSTEM.check(CheckRequest(a, "tir", opponent=b, opponent_skill="tir", die="d10"),
-                          source)
+    result, _ = SYSTEM.check(CheckRequest(a, "tir", opponent=b, opponent_skill="tir",
+                                          die="d10"), source)
     source.finish()
     assert isinstance(result, CydOpposedResult)
     assert result.actor.total == 14 and result.opponent.total == 14
@@ -166,7 +168,7 @@ def test_T003_07_opposed_tie_goes_to_higher_skill(make_sheet: Make) -> None:
     assert result.success is False
     # and the other way round, the higher skill is the actor's
     source = FixedSource([5, 6])
-    reverse = SYSTEM.check(CheckRequest(b, "tir", opponent=a, die="d10"), source)
+    reverse, _ = SYSTEM.check(CheckRequest(b, "tir", opponent=a, die="d10"), source)
     assert isinstance(reverse, CydOpposedResult) and reverse.success is True
 
 
@@ -185,5 +187,5 @@ def test_T003_08_d20_distribution(make_sheet: Make) -> None:
     # the same from the check's own exact distribution (icepool), without the sheet
     check = make_check(Capacity("x", "adresse", 3, "tir", 0), "d20", (), None)
     assert check_odds(check, 20).automatic_failure == Fraction(1, 10)
-    assert check.odds().distribution == ((0, Fraction(10, 20)),) + tuple(
-        (v, Fraction(1, 20)) for v in range(2, 21, 2))
+    evens = tuple((v, Fraction(1, 20)) for v in range(2, 21, 2))
+    assert check.odds().distribution == ((0, Fraction(10, 20)), *evens)

@@ -71,7 +71,7 @@ def test_E000_07_location_bonus_capped_at_5() -> None:
 
 
 def test_E000_08_axe_damage_minus_leather(nain: dict[str, Any]) -> None:
-    total, rolled, added = combat.weapon_damage(char(nain), "PHY+3+1d10", FixedSource([6]))
+    total, _, added = combat.weapon_damage(char(nain), "PHY+3+1d10", FixedSource([6]))
     assert total == 16 and not added  # D-000.46: PHY named once
     assert combat.suffered_damage(total, 3) == 13
 

@@ -28,10 +28,9 @@ from jdr.systems.dd35.combat import (
     roll_damage,
     validate_turn,
 )
+from jdr.systems.dd35.demo import character
 from jdr.systems.dd35.sheet import Weapon
 from jdr.systems.dd35.tables import ARMOURS, BASE_ATTACK_TABLE, CLASSES, base_attack_of
-
-from dd35_support import character
 
 # ------------------------------------------------------------------ E002.01-04 damage reduction
 # A002.09: armour data that reproduces the document's examples (tables.ARMOURS, no numbers on the
@@ -138,8 +137,13 @@ def test_E002_09_first_die_max_then_fixed(name: str, first: int, fixed: int, con
 # ------------------------------------------------------------------ E002.10 base attack table
 
 # The document's table, L50-70, verbatim (tab-separated; a no-break space before each colon).
-DOCUMENT_TABLE = """\
-Niveau	Dé de Vie D10/D12\u00a0: Barbare Guerrier Paladin Rodeur	Dé de Vie D8\u00a0: Barde Druide Moine Prêtre Roublard	Dé de Vie D6\u00a0: Mage Ensorceleur
+DOCUMENT_HEADER = "\t".join((
+    "Niveau",
+    "Dé de Vie D10/D12\u00a0: Barbare Guerrier Paladin Rodeur",
+    "Dé de Vie D8\u00a0: Barde Druide Moine Prêtre Roublard",
+    "Dé de Vie D6\u00a0: Mage Ensorceleur",
+))
+DOCUMENT_TABLE = DOCUMENT_HEADER + "\n" + """\
 1	+1	+0	+0
 2	+2	+1	+1
 3	+3	+2	+1

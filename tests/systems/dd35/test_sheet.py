@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from dd35_support import document
 
 from jdr.core.sheet import SheetDocument
 from jdr.errors import SheetError
 from jdr.systems.dd35 import SYSTEM
+from jdr.systems.dd35.demo import document
 
 
 def _problems(tmp_path: Path, **overrides: object) -> list[str]:

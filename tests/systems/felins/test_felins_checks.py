@@ -3,10 +3,10 @@ T004.12, the ladder (D-004.31), criticals (R004.18–R004.20), Ω skills, oppose
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import MakeSheet
 
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import CheckRequest, SheetChange
@@ -15,6 +15,7 @@ from jdr.errors import RuleError
 from jdr.systems.felins import SYSTEM
 from jdr.systems.felins.checks import ChanceDice, FelinsJudge, chance_after, parse_threshold
 
+MakeSheet = Callable[..., SheetDocument]
 
 def roll(doc: SheetDocument, skill: str, faces: list[int], **kwargs: Any) -> tuple[Any, Any]:
     source = FixedSource(faces)
@@ -65,8 +66,10 @@ def test_T004_02_characteristic_roll(make_sheet: MakeSheet) -> None:
     doc = make_sheet(chance=2, volonte=4, sociabilite=1, force=1, precision=1)
     result, _ = roll(doc, "Volonté", [6, 3], threshold="13")
     assert result.total == 14 and result.success is True and result.margin == 0
-    same, _ = roll(doc, "discretion", [6, 3], threshold="13", carac="volonte")
+    same, _ = roll(doc, "volonte", [6, 3], threshold="13", carac="Volonté")
     assert same.total == 14
+    with pytest.raises(RuleError, match="compétence"):
+        roll(doc, "discretion", [6, 3], threshold="13", carac="volonte")
 
 
 def test_A004_05_player_choice_of_die(make_sheet: MakeSheet) -> None:
@@ -95,18 +98,21 @@ def test_R004_18_critical_success_needs_two_tens(make_sheet: MakeSheet) -> None:
     assert result.to_json()["dice"] == [10, 3, 10]
     apply(changes)
     assert SYSTEM.load(doc).chance == 3
-    unconfirmed, changes = roll(doc, "discretion", [10, 3, 4], threshold="impossible")
+    unconfirmed, changes = roll(make_sheet(chance=2), "discretion", [10, 3, 4],
+                                threshold="impossible")
     assert unconfirmed.critical is None and unconfirmed.total == 12 and changes == []
 
 
 def test_R004_19_critical_failure_needs_two_ones(make_sheet: MakeSheet) -> None:
     doc = make_sheet(chance=2, agilite=5, competences={"discretion": 5})
-    result, changes = roll(doc, "discretion", [1, 1, 1], threshold="facile")
+    result, changes = roll(doc, "discretion", [1, 1, 1, 5], threshold="facile")
     assert result.critical == "failure" and result.success is False
     apply(changes)
     assert SYSTEM.load(doc).chance == 1
-    # a lone 1 with a better die kept is still rerolled, and can fumble the roll
-    kept_high, _ = roll(doc, "discretion", [1, 1], threshold="facile")
+    # a 1 beside a better kept die is still rerolled, and fumbles the roll (A004.06)
+    kept_high, _ = roll(make_sheet(chance=2, agilite=5), "discretion", [1, 8, 1],
+                        threshold="facile")
+    assert kept_high.total == 13
     assert kept_high.critical == "failure" and kept_high.success is False
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from conftest import MakeSheet
 
 from jdr.core.sheet import SheetDocument
 from jdr.errors import SheetError
 from jdr.systems.felins import SYSTEM
 from jdr.systems.felins.sheet import characteristic_budget, innate_value, load_cat, skill_points
 
+MakeSheet = Callable[..., SheetDocument]
 
 @pytest.mark.parametrize(("values", "expected"), [((1, 2), 2), ((2, 3), 3), ((3, 4), 4),
                                                    ((4, 5), 5), ((2, 2), 2), ((3,), 3)])

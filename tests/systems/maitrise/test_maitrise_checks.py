@@ -160,3 +160,44 @@ def test_contest_odds_exact(sheet: Any) -> None:
     assert data["success"] == pytest.approx(wins / 400)
     assert data["tie"] == pytest.approx(ties / 400)
     assert "marges" in odds.render()
+
+
+# ------------------------------------------------------------------ configuration
+
+
+def test_config_malus_only_before_halving(sheet: Any) -> None:
+    from jdr.systems.maitrise import MaitriseSystem
+    from jdr.systems.maitrise.config import MaitriseConfig
+
+    lenient = MaitriseSystem(MaitriseConfig(incompetent_malus_on_die=False))
+    doc = sheet(skills={"epee": 0})
+    data = lenient.check(CheckRequest(doc, "epee"), FixedSource([10])).to_json()
+    assert data["success"] is True and data["total"] == 3
+    assert roll(doc, "epee", [10])["success"] is False
+
+
+def test_config_hit_points_from_constitution(sheet: Any) -> None:
+    from jdr.core.system import AttackRequest
+    from jdr.systems.maitrise import MaitriseSystem
+    from jdr.systems.maitrise.config import MaitriseConfig
+
+    target = sheet("Cible", armes=[], caracs={"constitution": 12})
+    del target.data["pv"]
+    system = MaitriseSystem(MaitriseConfig(hit_points_from_constitution=True))
+    result, changes = system.attack(AttackRequest(sheet(), target, defence="aucune"),
+                                    FixedSource([12, 3]))
+    assert result.to_json()["hit_points"] == {"max": 12, "before": 12, "after": 4}
+    default, none = SYSTEM.attack(AttackRequest(sheet(), target, defence="aucune"),
+                                  FixedSource([12, 3]))
+    assert default.to_json()["state"] == "pv_inconnus" and none == []
+    assert changes[0].value == {"max": 12, "actuels": 4}
+
+
+def test_config_bonuses_do_not_stack(sheet: Any) -> None:
+    from jdr.systems.maitrise import MaitriseSystem
+    from jdr.systems.maitrise.config import MaitriseConfig
+
+    doc = sheet(skills={"epee": 80, "chant": 100})
+    assert SYSTEM.load(doc).characteristic("charisme") == 9 + 1 + 3
+    single = MaitriseSystem(MaitriseConfig(bonuses_stack=False))
+    assert single.load(doc).characteristic("charisme") == 9 + 3

@@ -33,8 +33,8 @@ JSON of `jdr odds`: one object per die, `{"d10": {...}, "d20": {...}}`, each wit
 With `--de`, only that die, and its keys are also repeated at the top level.
 JSON of `jdr check`: `total` is null on a 1/11 of the d20 (no final result is computed).
 
-Sheet changes of `jdr check` (prédilection box, failed actions under `echecs`) are in the
-result's `changes`; `CydSystem.check_with_changes` returns them as `(result, changes)`.
+`CydSystem.check` returns `(result, changes)`: the sheet changes (prédilection box ticked,
+failed actions under `echecs`), also kept in `result.changes`.
 """
 
 from __future__ import annotations
@@ -78,12 +78,10 @@ class CydSystem(GameSystem):
     def show(self, doc: SheetDocument) -> SheetView:
         return SheetView(load_sheet(doc))
 
-    def check(self, request: CheckRequest, source: DiceSource
-              ) -> CydCheckResult | CydOpposedResult:
-        return run_check(request, source, self.config)
-
-    def check_with_changes(self, request: CheckRequest, source: DiceSource
-                           ) -> tuple[CydCheckResult | CydOpposedResult, list[SheetChange]]:
+    def check(self, request: CheckRequest, source: DiceSource  # type: ignore[override]
+              ) -> tuple[CydCheckResult | CydOpposedResult, list[SheetChange]]:
+        """The test and the sheet changes it makes (prédilection box, failed action): the
+        CLI applies `(result, changes)` as it does for attacks."""
         result = run_check(request, source, self.config)
         return result, list(result.changes)
 

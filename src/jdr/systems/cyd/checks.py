@@ -29,7 +29,7 @@ from jdr.systems.cyd.actions import (
     retry_key,
     retry_warnings,
 )
-from jdr.systems.cyd.config import CydConfig, check_option_keys, die_name
+from jdr.systems.cyd.config import CHECK_KEYS, CydConfig, check_option_keys, die_name
 from jdr.systems.cyd.dice import CydDie, CydJudge, PredilectionRoll, is_automatic_failure
 from jdr.systems.cyd.sheet import CydSheet, load_sheet
 
@@ -270,7 +270,8 @@ def choose_die(value: str | None, config: CydConfig) -> tuple[str, tuple[str, ..
 
 
 def build_plan(req: CheckRequest, config: CydConfig, die: str, rolling: bool) -> TestPlan:
-    """Read a request: the Capacité, the threshold or the opponent, and every option."""
+    """Read a request into one test (R003.06 Capacité, R003.11 threshold, R003.13 / A003.03
+    opponent, R003.04 prédilection, R003.18 cooperation, R003.19 long action, A003.16 retry)."""
     options = {normalize(k): v for k, v in req.options.items()}
     sheet = load_sheet(req.sheet)
     cap = capacity(sheet, req.skill, req.carac)
@@ -326,7 +327,9 @@ def build_plan(req: CheckRequest, config: CydConfig, die: str, rolling: bool) ->
     key = retry_key(cap.skill, options.get("action"))
     # A003.16: the MJ's override (`--opt circonstances=changees`, or oui)
     override = "circonstances" in options and _yes(options["circonstances"]) is not False
-    warnings = retry_warnings(sheet, key, cap.skill_value, config, override) if rolling else ()
+    judged = threshold is not None or opponent is not None
+    warnings = retry_warnings(sheet, key, cap.skill_value, config, override) \
+        if rolling and judged else ()
     if override and rolling:
         notes.append("le MJ indique que les circonstances ont changé : nouvelle tentative "
                      "permise (R003.17)")
@@ -338,7 +341,7 @@ def build_plan(req: CheckRequest, config: CydConfig, die: str, rolling: bool) ->
         passive=config.passive_opposition and req.opponent is not None,
         predilection=natural is not None, long_duration=duration,
         notes=tuple(notes), warnings=warnings, changes=changes,
-        retry_key=key if (threshold is not None or opponent is not None) else None,
+        retry_key=key if judged else None,
     )
 
 
@@ -459,6 +462,10 @@ class CydOpposedResult:
         return self.outcome.winner == "actor"
 
     @property
+    def total(self) -> int | None:
+        return self.actor.total
+
+    @property
     def critical(self) -> str | None:
         if self.actor.automatic_failure:
             return "failure"
@@ -513,7 +520,8 @@ class CydOpposedResult:
 
 def roll_plan(plan: TestPlan, source: DiceSource, config: CydConfig,
               doc: SheetDocument | None = None) -> CydCheckResult | CydOpposedResult:
-    """Roll a planned test: the actor first, then the opponent (order of `--des`)."""
+    """Roll a planned test (R003.07): the actor first, then the opponent (order of `--des`);
+    the sheet changes are the prédilection box (R003.04) and the failed action (A003.16)."""
     rolled = plan.check.roll(source)
     actor = CydCheckResult(rolled, plan.die, plan.capacity, plan.threshold_name, plan.predilection)
     if plan.opponent is not None:
@@ -546,7 +554,7 @@ def _retry(plan: TestPlan, doc: SheetDocument | None, success: bool | None,
 def run_check(req: CheckRequest, source: DiceSource, config: CydConfig
               ) -> CydCheckResult | CydOpposedResult:
     """`jdr check` for CYD (R003.05–R003.19)."""
-    check_option_keys(req.options)
+    check_option_keys(req.options, CHECK_KEYS)
     config = config.with_options(req.options)
     die, notes = choose_die(req.die, config)
     plan = build_plan(req, config, die, rolling=True)
@@ -593,7 +601,8 @@ class DieOdds:
 
 
 def check_odds(check: Check, sides: int) -> DieOdds:
-    """The odds of one test, from the check's own exact outcomes (Check.outcomes)."""
+    """The odds of one test (R003.08, R003.11, R003.14, R003.15), from the check's own exact
+    outcomes (Check.outcomes)."""
     success = crit_s = crit_f = auto = Fraction(0)
     judged = False
     totals: dict[int, Fraction] = {}
@@ -699,8 +708,9 @@ class CydOdds:
 
 
 def run_odds(req: CheckRequest, config: CydConfig) -> CydOdds:
-    """`jdr odds` for CYD: both dice side by side, or the one `--de` names."""
-    check_option_keys(req.options)
+    """`jdr odds` for CYD: the player chooses the die (R003.05), so both dice are shown side by
+    side, or only the one `--de` names."""
+    check_option_keys(req.options, CHECK_KEYS)
     config = config.with_options(req.options)
     dice = [die_name(req.die)] if req.die else list(tables.DICE)
     per_die: list[DieOdds] = []

@@ -109,6 +109,12 @@ OPTION_KEYS: dict[str, str] = {
 }
 
 
+# the keys `jdr check` / `jdr odds` read (the others are for `jdr duel`)
+DUEL_KEYS: tuple[str, ...] = ("competence", "competence_a", "competence_b", "attributs",
+                              "attributs_b", "de_a", "de_b", "victoires", "manches_max")
+CHECK_KEYS: tuple[str, ...] = tuple(k for k in OPTION_KEYS if k not in DUEL_KEYS)
+
+
 def check_option_keys(options: Mapping[str, str], allowed: tuple[str, ...] | None = None) -> None:
     """A mistyped `--opt` key must not be silently ignored."""
     keys = allowed if allowed is not None else tuple(OPTION_KEYS)

@@ -24,11 +24,8 @@ from jdr.systems.cyd.checks import (
     make_check,
     opposed_outcome,
 )
-from jdr.systems.cyd.config import CydConfig, check_option_keys, die_name, parse_int
+from jdr.systems.cyd.config import DUEL_KEYS, CydConfig, check_option_keys, die_name, parse_int
 from jdr.systems.cyd.sheet import load_sheet
-
-DUEL_KEYS = ("competence", "competence_a", "competence_b", "attributs", "attributs_b", "de_a",
-             "de_b", "victoires", "manches_max")
 
 
 @dataclass(frozen=True)

@@ -24,13 +24,14 @@ Options (`--opt cle=valeur`) read by this system:
 - `naturel_1_rate` (oui/non): D-002.17 override; `force_projectiles` (oui/non): A002.19;
 - `manoeuvre` (name) with `sauvegarde` (reflexes|vigueur|volonte) and `nd` (N) on `jdr attack`:
   a combat manoeuvre (R002.15) instead of an attack roll;
+- `tour` (e.g. `mouvement+simple`, `complexe+pas`) on `jdr attack`: the turn's declared actions,
+  checked (R002.14, A002.20) before the attack is played;
 - `classe` (name) and `jet` (N) on `jdr xp --pv`: gain a level (R002.19, R002.02).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Any
 
 from jdr.core.check import Check, CheckResult, Odds, Opposed, OpposedResult
@@ -58,7 +59,14 @@ from jdr.systems.dd35.checks import (
     perception_context,
     saving_throw,
 )
-from jdr.systems.dd35.combat import resolve_attack, resolve_manoeuvre, roll_initiative
+from jdr.systems.dd35.combat import (
+    Action,
+    parse_turn,
+    resolve_attack,
+    resolve_manoeuvre,
+    roll_initiative,
+    validate_turn,
+)
 from jdr.systems.dd35.config import Rules, flag, from_options, int_option, option
 from jdr.systems.dd35.progression import level_up
 from jdr.systems.dd35.sheet import TEMPLATE, Sheet
@@ -238,12 +246,9 @@ class Dd35System(GameSystem):
         return self.build(request).roll(source)
 
     def odds(self, request: CheckRequest) -> Odds:
-        built = self.build(request)
-        odds = built.odds()
-        if isinstance(built, Check) and built.rule == "R002.10":
-            return replace(odds, extra=(("hit", Fraction(odds.success or 0)),
-                                        ("critical", odds.critical_success)))
-        return odds
+        """Same definition as `check`: for a weapon, `success` is the chance to hit the AC and
+        `critical_success` the chance of a critical (natural 20 or a Coup Fantastique)."""
+        return self.build(request).odds()
 
     # -- combat ------------------------------------------------------------
 
@@ -275,6 +280,9 @@ class Dd35System(GameSystem):
         if request.critical is not None:
             raise RuleError("dd35 : le critique vient du dé (20 naturel ou zone de critique), "
                             "pas de --critique")
+        declared = option(opts, "tour")
+        if declared is not None:
+            self._check_turn(declared, request.full, len(attacker.attacks))
         flat = flag(opts, "depourvu", False) or (
             request.defence is not None and normalize(request.defence) in (
                 "depourvu", "pris_au_depourvu"))
@@ -292,6 +300,21 @@ class Dd35System(GameSystem):
         elif result.damage:
             changes.append(SheetChange(request.defender, ("pv",), result.hp_after, pool=True))
         return result, changes
+
+    @staticmethod
+    def _check_turn(declared: str, full: bool, attacks: int) -> None:
+        """R002.14 / A002.20: the declared turn (`--opt tour=mouvement+simple`) must be legal;
+        a full attack needs the turn's Complex action."""
+        actions = list(parse_turn(declared))
+        if full:
+            index = next((i for i, a in enumerate(actions) if a.kind == "complexe"), None)
+            if index is None:
+                actions.append(Action("simple", "attaque complète", full_attack=True))
+            else:
+                actions[index] = replace(actions[index], full_attack=True)
+        verdict = validate_turn(actions, attacks)
+        if not verdict.valid:
+            raise RuleError("tour illégal : " + " ; ".join(verdict.problems))
 
     def initiative(self, docs: list[SheetDocument], source: DiceSource) -> Result:
         return roll_initiative([self.character(d) for d in docs], source)

@@ -38,6 +38,7 @@ from jdr.dice.source import DiceSource
 from jdr.systems.maitrise import combat, progression
 from jdr.systems.maitrise.checks import (
     Contest,
+    ContestOdds,
     ContestResult,
     MaitriseCheckResult,
     OddsResult,
@@ -157,7 +158,7 @@ class MaitriseSystem(GameSystem):
             return built.roll(source)
         return MaitriseCheckResult(built.roll(source))
 
-    def odds(self, request: CheckRequest) -> Result:
+    def odds(self, request: CheckRequest) -> OddsResult | ContestOdds:
         built = self._checks(request)
         if isinstance(built, Contest):
             return built.odds()

@@ -191,7 +191,7 @@ def check_request_dice(request: CheckRequest) -> None:
 # ------------------------------------------------------------------ results
 
 
-def _render_roll(result: CheckResult) -> str:
+def render_roll(result: CheckResult) -> str:
     dice = ", ".join(str(d.face) for d in result.dice)
     mods = " ".join(m.render() for m in result.modifiers)
     line = f"{result.label} : d20 [{dice}] {mods} = {result.total}, marge {result.margin}"
@@ -228,7 +228,7 @@ class MaitriseCheckResult:
         return data
 
     def render(self) -> str:
-        return _render_roll(self.result)
+        return render_roll(self.result)
 
 
 def decide(actor: CheckResult, opponent: CheckResult) -> tuple[bool, bool, tuple[str, ...]]:
@@ -272,7 +272,7 @@ class ContestResult:
         }
 
     def render(self) -> str:
-        lines = [_render_roll(self.actor), "contre " + _render_roll(self.opponent)]
+        lines = [render_roll(self.actor), "contre " + render_roll(self.opponent)]
         lines.append("→ " + ("l'action l'emporte" if self.success else "l'action ne l'emporte pas")
                      + (" (égalité)" if self.tie else ""))
         lines.extend(f"  · {n}" for n in self.notes)

@@ -16,7 +16,7 @@ from jdr.core.system import AttackRequest, SheetChange
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
-from jdr.systems.maitrise.checks import _render_roll, characteristic_check, skill_check
+from jdr.systems.maitrise.checks import characteristic_check, render_roll, skill_check
 from jdr.systems.maitrise.config import MaitriseConfig
 from jdr.systems.maitrise.sheet import Character
 from jdr.systems.maitrise.tables import (
@@ -161,12 +161,12 @@ class AttackResult:
 
     def render(self) -> str:
         lines = [f"Attaque de {self.attacker} ({self.weapon}) contre {self.defender}",
-                 "  " + _render_roll(self.attack).replace("\n", "\n  ")]
+                 "  " + render_roll(self.attack).replace("\n", "\n  ")]
         if self.attack_margin != self.attack.margin:
             lines.append(f"  marge d'attaque avec Rapidité : {self.attack_margin}")
         if self.defence is not None:
             lines.append(f"  {DEFENCES[self.defence_kind]} : "
-                         + _render_roll(self.defence).replace("\n", "\n  "))
+                         + render_roll(self.defence).replace("\n", "\n  "))
             if self.defence_margin != self.defence.margin:
                 lines.append(f"  marge de défense avec le critique : {self.defence_margin}")
         else:

@@ -1,4 +1,7 @@
-"""dd35 test helpers (imported by the tests; not a conftest): sheets built from a few keys, as documents and as characters."""
+"""Demo sheets for dd35: a plain level-1 Guerrier with every ability at 10, changed by a few keys.
+
+Used by the tests and handy at the prompt: `character(classes={"mage": 3})`.
+"""
 
 from __future__ import annotations
 
@@ -34,13 +37,13 @@ def character(rules: Rules = DEFAULT_RULES, **overrides: Any) -> Character:
 def _yaml_value(value: Any) -> str:
     import json
 
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False)  # JSON is YAML
 
 
-def document(tmp: Path, name: str = "fiche", **overrides: Any) -> SheetDocument:
+def document(folder: Path, name: str = "fiche", **overrides: Any) -> SheetDocument:
     """A sheet file on disk (JSON is YAML), loaded as the CLI would."""
     data = sheet_data(**overrides)
-    path = tmp / f"{name}.yaml"
+    path = folder / f"{name}.yaml"
     path.write_text("\n".join(f"{k}: {_yaml_value(v)}" for k, v in data.items()) + "\n",
                     encoding="utf-8")
     return SheetDocument.load(path)
