@@ -231,7 +231,7 @@ def test_E000_29_negotiation_cap_and_critical() -> None:
     assert _nego(12, 20, crit_m=1) == 50
 
 
-def test_T000_01_to_04_negotiation() -> None:
+def test_T000_01_T000_02_T000_03_T000_04_negotiation() -> None:
     assert _nego(17, 12) == 10
     assert adv.discount_for_difference(1) == 0
     assert adv.discount_for_difference(25) == 50
