@@ -80,6 +80,18 @@ def _load(path: Path) -> tuple[Any, Any]:
     return doc, system
 
 
+def _load_same(paths: list[Path]) -> tuple[list[Any], Any]:
+    """Several sheets, validated, which must all belong to one system."""
+    loaded = [_load(p) for p in paths]
+    system = loaded[0][1]
+    for _, other in loaded[1:]:
+        if other is not system:
+            raise JdrError(
+                f"les fiches ne sont pas du même système ({system.id} / {other.id})"
+            )
+    return [doc for doc, _ in loaded], system
+
+
 def _source(seed: int | None, des: str | None) -> Any:
     from jdr.dice.source import make_source
 
@@ -155,18 +167,14 @@ def _check_request(
 ) -> tuple[Any, Any]:
     from jdr.core.system import CheckRequest
 
-    doc, system = _load(fiche)
-    opponent = None
-    opponent_skill = None
-    if contre and contre[0] is not None:
-        if seuil is not None:
-            raise JdrError("--seuil et --contre s'excluent : un jet a un seuil OU un adversaire")
-        opponent, other_system = _load(Path(contre[0]))
-        if other_system is not system:
-            raise JdrError(
-                f"les deux fiches ne sont pas du même système ({system.id} / {other_system.id})"
-            )
-        opponent_skill = contre[1]
+    opposed = bool(contre and contre[0] is not None)
+    if opposed and seuil is not None:
+        raise JdrError("--seuil et --contre s'excluent : un jet a un seuil OU un adversaire")
+    paths = [fiche, Path(contre[0])] if contre and opposed else [fiche]
+    docs, system = _load_same(paths)
+    doc = docs[0]
+    opponent = docs[1] if opposed else None
+    opponent_skill = contre[1] if contre and opposed else None
     request = CheckRequest(
         sheet=doc, skill=competence, carac=carac, threshold=seuil, opponent=opponent,
         opponent_skill=opponent_skill, bonus=bonus, choice=choix, die=de, options=_options(opt),
@@ -251,10 +259,7 @@ def attack_cmd(
     """Résout une attaque entière : attaque, défense, localisation, dégâts, état."""
     from jdr.core.system import AttackRequest
 
-    a_doc, system = _load(attaquant)
-    d_doc, other = _load(defenseur)
-    if other is not system:
-        raise JdrError(f"les deux fiches ne sont pas du même système ({system.id} / {other.id})")
+    (a_doc, d_doc), system = _load_same([attaquant, defenseur])
     request = AttackRequest(a_doc, d_doc, arme, defense, visee, critique, complete, _options(opt))
     source = _source(seed, des)
     result, changes = system.attack(request, source)
@@ -293,12 +298,9 @@ def initiative_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Ordre de jeu, avec les départages qui l'ont décidé."""
-    loaded = [_load(f) for f in fiches]
-    system = loaded[0][1]
-    if any(s is not system for _, s in loaded):
-        raise JdrError("jdr initiative : toutes les fiches doivent être du même système")
+    docs, system = _load_same(fiches)
     source = _source(seed, des)
-    result = system.initiative([d for d, _ in loaded], source)
+    result = system.initiative(docs, source)
     _finish(source)
     _emit(result, as_json)
 
@@ -315,10 +317,7 @@ def duel_cmd(
     fmt: FormatOpt = "texte",
 ) -> None:
     """Duel (felins : duel de provocation)."""
-    a_doc, system = _load(a)
-    b_doc, other = _load(b)
-    if other is not system:
-        raise JdrError(f"les deux fiches ne sont pas du même système ({system.id} / {other.id})")
+    (a_doc, b_doc), system = _load_same([a, b])
     source = _source(seed, des)
     result, changes = system.duel(a_doc, b_doc, source, _options(opt))
     _finish(source)
@@ -333,11 +332,8 @@ def session_new_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Nouvelle session de jeu : remet à zéro ce qui se remet à zéro (prédilections, ...)."""
-    loaded = [_load(f) for f in fiches]
-    system = loaded[0][1]
-    if any(s is not system for _, s in loaded):
-        raise JdrError("jdr session new : toutes les fiches doivent être du même système")
-    result, changes = system.new_session([d for d, _ in loaded])
+    docs, system = _load_same(fiches)
+    result, changes = system.new_session(docs)
     _commit(changes, dry_run)
     _emit(result, as_json)
 
