@@ -1,13 +1,14 @@
-"""`jdr` command line: thin. It parses, calls the core or the system, and renders.
+"""`jdr` command line: parse, call the use-case layer (`jdr.core.usecase`), render. Never imports a
+system: systems are found through the registry.
 
-Heavy libraries (icepool, pydantic, ruamel.yaml) are imported only by the commands that need
-them, so `jdr roll` and `jdr check` start fast.
+Every command renders first, then commits the sheets, then prints what it rendered: an output
+that cannot be produced never leaves a changed sheet behind.
 """
 
 from __future__ import annotations
 
-import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,79 +18,91 @@ from jdr.errors import JdrError
 
 app = typer.Typer(
     name="jdr",
-    help="Moteur de règles et table de jeu pour jeux de rôle (Cydonia, maitrise, dd35, cyd, felins).",
+    help="Moteur de règles et table de jeu pour jeux de rôle (cydonia, maitrise, dd35, cyd, felins).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 sheet_app = typer.Typer(help="Fiches de personnage : modèle, vérification, affichage.",
-                        no_args_is_help=True)
-session_app = typer.Typer(help="Sessions de jeu.", no_args_is_help=True)
+                        no_args_is_help=True, rich_markup_mode=None)
+session_app = typer.Typer(help="Sessions de jeu.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(sheet_app, name="sheet")
 app.add_typer(session_app, name="session")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Sortie JSON (pour les scripts).")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Graine : jets reproductibles.")]
+SeedOpt = Annotated[int | None, typer.Option(
+    "--seed", help="Graine (entier de 0 à 999999999) : jets reproductibles.", min=0, max=999_999_999)]
 DesOpt = Annotated[str | None, typer.Option(
-    "--des", help="Faces lancées à la main, dans l'ordre des règles (ex. 8,6).")]
+    "--des", help="Faces lancées à la main, dans l'ordre des règles (ex. 8,6 ; voir jdr aide).")]
 OptOpt = Annotated[list[str] | None, typer.Option(
-    "--opt", help="Option propre au système, cle=valeur (répétable).")]
-FormatOpt = Annotated[str, typer.Option("--format", help="texte ou forum (BBCode).")]
+    "--opt", help="Option propre au système, cle=valeur (répétable ; voir jdr aide SYSTEME).")]
+FormatOpt = Annotated[str, typer.Option("--format", help="texte, forum (BBCode) ou json.")]
+DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 DryOpt = Annotated[bool, typer.Option("--dry-run", help="Ne modifie aucune fiche.")]
+ContreOpt = Annotated[str | None, typer.Option(
+    "--contre", help="Jet opposé : FICHE ou FICHE:COMPETENCE (par défaut, ce que les règles opposent).")]
+SeuilOpt = Annotated[str | None, typer.Option(
+    "--seuil", help="Seuil : un nombre ou un nom de l'échelle (facile, difficile, ...).")]
+CaracOpt = Annotated[str | None, typer.Option("--carac", help="Caractéristique à utiliser.")]
+BonusOpt = Annotated[str, typer.Option("--bonus", help="Bonus (ou malus si négatif) du MJ, de -1000 à 1000.")]
+ChoixOpt = Annotated[str | None, typer.Option(
+    "--choix", help="Dé gardé au choix du joueur (1, 2, ...) pour un jet à plusieurs dés.")]
+DeOpt = Annotated[str | None, typer.Option("--de", help="Dé choisi (cyd : d10 ou d20).")]
 
 
 # ------------------------------------------------------------------ helpers
 
 
-def _emit(result: Any, as_json: bool, fmt: str = "texte") -> None:
-    if as_json:
-        typer.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2, default=str))
-    elif fmt == "forum":
-        render_forum = getattr(result, "render_forum", None)
-        if render_forum is None:
-            raise JdrError("--format forum n'est pas disponible pour ce résultat")
-        typer.echo(render_forum())
-    elif fmt in ("texte", "text"):
-        from jdr.cli.render import print_result
+class Output:
+    """What a command will print, decided before anything is committed."""
 
-        print_result(result)
-    else:
-        raise JdrError(f"--format « {fmt} » inconnu (autorisé : texte, forum)")
+    def __init__(self, fmt: str, as_json: bool, detail: bool) -> None:
+        if as_json:
+            fmt = "json"
+        if fmt == "text":
+            fmt = "texte"
+        if fmt not in ("texte", "forum", "json"):
+            raise JdrError(f"--format « {fmt[:40]} » inconnu (autorisé : texte, forum, json)")
+        self.fmt = fmt
+        self.detail = detail
 
+    def render(self, result: Any) -> Callable[[], None]:
+        """Render now; return the printing step (called after the commit)."""
+        if self.fmt == "texte" and sys.stdout.isatty():
+            from jdr.render.text import styled
 
-def _options(raw: list[str] | None) -> dict[str, str]:
-    from jdr.names import normalize
+            lines = styled(result, self.detail)
+            return lambda: _print_rich(lines)
+        from jdr.render import render
 
-    out: dict[str, str] = {}
-    for item in raw or []:
-        if "=" not in item:
-            raise JdrError(f"--opt « {item} » : il faut cle=valeur (ex. --opt surprise=oui)")
-        key, value = item.split("=", 1)
-        out[normalize(key)] = value.strip()
-    return out
+        text = render(result, self.fmt, self.detail)
+        return lambda: _print_plain(text)
 
 
-def _load(path: Path) -> tuple[Any, Any]:
-    """A sheet document and its system, validated."""
-    from jdr.core.registry import get_system
-    from jdr.core.sheet import SheetDocument
-
-    doc = SheetDocument.load(path)
-    system = get_system(doc.system_id)
-    system.load(doc)
-    return doc, system
+def _print_plain(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
 
 
-def _load_same(paths: list[Path]) -> tuple[list[Any], Any]:
-    """Several sheets, validated, which must all belong to one system."""
-    loaded = [_load(p) for p in paths]
-    system = loaded[0][1]
-    for _, other in loaded[1:]:
-        if other is not system:
-            raise JdrError(
-                f"les fiches ne sont pas du même système ({system.id} / {other.id})"
-            )
-    return [doc for doc, _ in loaded], system
+def _print_rich(lines: list[list[tuple[str, str]]]) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(highlight=False, soft_wrap=True)
+    for line in lines:
+        text = Text()
+        for part, style in line:
+            text.append(part, style=style or None)
+        console.print(text)
+
+
+def _int(value: str | None, where: str, lo: int, hi: int) -> int | None:
+    if value is None:
+        return None
+    from jdr.core.options import parse_int
+
+    return parse_int(value, where, lo, hi)
 
 
 def _source(seed: int | None, des: str | None) -> Any:
@@ -98,28 +111,22 @@ def _source(seed: int | None, des: str | None) -> Any:
     return make_source(seed, des)
 
 
-def _commit(changes: list[Any], dry_run: bool) -> None:
-    """Apply the rules' changes and save each sheet atomically, after re-validating it."""
-    if dry_run or not changes:
-        return
-    from jdr.core.registry import get_system
-
-    docs: dict[int, Any] = {}
-    for change in changes:
-        docs[id(change.doc)] = change.doc
-    # Validate every updated sheet before writing any: all or nothing.
-    for change in changes:
-        change.apply()
-    for doc in docs.values():
-        get_system(doc.system_id).load(doc)
-    for doc in docs.values():
-        doc.save()
+def _split_contre(value: str) -> tuple[Path, str | None]:
+    """`FICHE` or `FICHE:COMPETENCE`; a path that exists as written wins over the split."""
+    if Path(value).is_file() or ":" not in value:
+        return Path(value), None
+    path, skill = value.rsplit(":", 1)
+    return Path(path), (skill or None)
 
 
-def _finish(source: Any) -> None:
-    from jdr.dice.source import finish
+def _run(system: Any, action: str, call: Callable[[Any], Any], out: Output, source: Any = None,
+         dry_run: bool = False) -> None:
+    from jdr.core.usecase import prepare
 
-    finish(source)
+    pending = prepare(system, action, call, source, dry_run)
+    show = out.render(pending.result)
+    pending.commit()
+    show()
 
 
 # ------------------------------------------------------------------ commands
@@ -127,18 +134,20 @@ def _finish(source: Any) -> None:
 
 @app.command("systems")
 def systems_cmd(as_json: JsonOpt = False) -> None:
-    """Liste les systèmes de jeu installés."""
+    """Liste les systèmes de jeu installés et les actions que chacun joue."""
     from jdr.core.registry import available, get_system
 
     rows = []
     for sid in available():
         system = get_system(sid)
-        rows.append({"id": sid, "title": system.title, "seed": system.seed})
+        rows.append({"id": sid, "title": system.title, "actions": sorted(system.actions)})
     if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        from jdr.render.json import dumps
+
+        _print_plain(dumps(rows))
     else:
-        for row in rows:
-            typer.echo(f"{row['id']:<10} {row['title']}")
+        _print_plain("\n".join(f"{r['id']:<10} {r['title']}\n{'':<10} actions : {', '.join(r['actions'])}"
+                               for r in rows))
 
 
 @app.command("roll")
@@ -147,50 +156,41 @@ def roll_cmd(
     seed: SeedOpt = None,
     des: DesOpt = None,
     as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
     """Lance une expression de dés libre (4d6kh3, 1d20+5>=15, 3d6rr1, 1d6!)."""
     from jdr.dice.notation import roll
+    from jdr.dice.source import finish
 
+    out = Output(fmt, as_json, detail)
     source = _source(seed, des)
     result = roll(expression, source)
-    _finish(source)
-    if as_json:
-        typer.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
-    else:
-        typer.echo(result.render())
+    finish(source)
+    out.render(result)()
 
 
-def _check_request(
-    fiche: Path, competence: str, carac: str | None, seuil: str | None,
-    contre: tuple[str, str] | None, bonus: int, choix: int | None, de: str | None,
-    opt: list[str] | None,
-) -> tuple[Any, Any]:
+def _check_request(fiche: Path, competence: str, carac: str | None, seuil: str | None,
+                   contre: str | None, bonus: str, choix: str | None, de: str | None,
+                   opt: list[str] | None, action: str) -> tuple[Any, Any]:
     from jdr.core.system import CheckRequest
+    from jdr.core.usecase import open_sheets, options
 
-    opposed = bool(contre and contre[0] is not None)
-    if opposed and seuil is not None:
+    if contre is not None and seuil is not None:
         raise JdrError("--seuil et --contre s'excluent : un jet a un seuil OU un adversaire")
-    paths = [fiche, Path(contre[0])] if contre and opposed else [fiche]
-    docs, system = _load_same(paths)
-    doc = docs[0]
-    opponent = docs[1] if opposed else None
-    opponent_skill = contre[1] if contre and opposed else None
+    paths = [fiche]
+    opponent_skill = None
+    if contre is not None:
+        path, opponent_skill = _split_contre(contre)
+        paths.append(path)
+    system, loaded = open_sheets(paths)
     request = CheckRequest(
-        sheet=doc, skill=competence, carac=carac, threshold=seuil, opponent=opponent,
-        opponent_skill=opponent_skill, bonus=bonus, choice=choix, die=de, options=_options(opt),
+        actor=loaded[0], skill=competence, carac=carac, threshold=seuil,
+        opponent=loaded[1] if contre is not None else None, opponent_skill=opponent_skill,
+        bonus=_int(bonus, "--bonus", -1000, 1000) or 0, choice=_int(choix, "--choix", 1, 100),
+        die=de, options=options(system, action, opt),
     )
-    return request, system
-
-
-ContreOpt = Annotated[tuple[str, str] | None, typer.Option(
-    "--contre", help="Jet opposé : FICHE2 COMPETENCE2.")]
-SeuilOpt = Annotated[str | None, typer.Option(
-    "--seuil", help="Seuil : un nombre ou un nom (facile, difficile, ...).")]
-CaracOpt = Annotated[str | None, typer.Option("--carac", help="Caractéristique à utiliser.")]
-BonusOpt = Annotated[int, typer.Option("--bonus", help="Bonus (ou malus si négatif) du MJ.")]
-ChoixOpt = Annotated[int | None, typer.Option(
-    "--choix", help="Dé gardé au choix du joueur (1, 2, ...) pour un jet à plusieurs dés.")]
-DeOpt = Annotated[str | None, typer.Option("--de", help="Dé choisi (cyd : d10 ou d20).")]
+    return system, request
 
 
 @app.command("check")
@@ -200,7 +200,7 @@ def check_cmd(
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
     contre: ContreOpt = None,
-    bonus: BonusOpt = 0,
+    bonus: BonusOpt = "0",
     choix: ChoixOpt = None,
     de: DeOpt = None,
     opt: OptOpt = None,
@@ -209,15 +209,13 @@ def check_cmd(
     dry_run: DryOpt = False,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
     """Fait un jet de compétence contre un seuil ou contre un autre personnage."""
-    request, system = _check_request(fiche, competence, carac, seuil, contre, bonus, choix, de, opt)
-    source = _source(seed, des)
-    outcome = system.check(request, source)
-    _finish(source)
-    result, changes = outcome if isinstance(outcome, tuple) else (outcome, [])
-    _commit(changes, dry_run)
-    _emit(result, as_json, fmt)
+    out = Output(fmt, as_json, detail)
+    system, request = _check_request(fiche, competence, carac, seuil, contre, bonus, choix, de,
+                                     opt, "check")
+    _run(system, "check", lambda src: system.check(request, src), out, _source(seed, des), dry_run)
 
 
 @app.command("odds")
@@ -227,15 +225,21 @@ def odds_cmd(
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
     contre: ContreOpt = None,
-    bonus: BonusOpt = 0,
+    bonus: BonusOpt = "0",
     choix: ChoixOpt = None,
     de: DeOpt = None,
     opt: OptOpt = None,
     as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
     """Chances exactes d'un jet : réussite, critiques et distribution des totaux."""
-    request, system = _check_request(fiche, competence, carac, seuil, contre, bonus, choix, de, opt)
-    _emit(system.odds(request), as_json)
+    from jdr.core.system import Outcome
+
+    out = Output(fmt, as_json, detail)
+    system, request = _check_request(fiche, competence, carac, seuil, contre, bonus, choix, de,
+                                     opt, "odds")
+    _run(system, "odds", lambda _src: Outcome(system.odds(request)), out)
 
 
 @app.command("attack")
@@ -244,7 +248,7 @@ def attack_cmd(
     defenseur: Annotated[Path, typer.Argument(help="Fiche du défenseur.")],
     arme: Annotated[str | None, typer.Option("--arme", help="Arme utilisée.")] = None,
     defense: Annotated[str | None, typer.Option(
-        "--defense", help="esquive, bouclier ou cac (selon le système).")] = None,
+        "--defense", help="Défense (esquive, bouclier, cac, ... selon le système).")] = None,
     visee: Annotated[str | None, typer.Option("--visee", help="Zone visée.")] = None,
     critique: Annotated[str | None, typer.Option(
         "--critique", help="Option de critique (maitrise : rapidite, degats, precision, mj).")] = None,
@@ -255,17 +259,19 @@ def attack_cmd(
     dry_run: DryOpt = False,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
     """Résout une attaque entière : attaque, défense, localisation, dégâts, état."""
     from jdr.core.system import AttackRequest
+    from jdr.core.usecase import open_sheets, options, same_character
 
-    (a_doc, d_doc), system = _load_same([attaquant, defenseur])
-    request = AttackRequest(a_doc, d_doc, arme, defense, visee, critique, complete, _options(opt))
-    source = _source(seed, des)
-    result, changes = system.attack(request, source)
-    _finish(source)
-    _commit(changes, dry_run)
-    _emit(result, as_json, fmt)
+    out = Output(fmt, as_json, detail)
+    system, (a, d) = open_sheets([attaquant, defenseur])
+    if same_character(a, d):
+        raise JdrError("un personnage ne peut pas s'attaquer lui-même (même fiche en attaquant et en défenseur)")
+    request = AttackRequest(a, d, arme, defense, visee, critique, complete,
+                            options(system, "attack", opt))
+    _run(system, "attack", lambda src: system.attack(request, src), out, _source(seed, des), dry_run)
 
 
 @app.command("xp")
@@ -277,32 +283,44 @@ def xp_cmd(
     opt: OptOpt = None,
     dry_run: DryOpt = False,
     as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
     """Dépense de l'expérience : coût, XP disponible, fiche mise à jour."""
     from jdr.core.system import XpRequest
+    from jdr.core.usecase import open_sheets, options
 
+    out = Output(fmt, as_json, detail)
     chosen = [x for x in (competence, carac) if x] + (["pv"] if pv else [])
     if len(chosen) != 1:
         raise JdrError("jdr xp : choisir exactement un achat parmi --competence, --carac, --pv")
-    doc, system = _load(fiche)
-    result, changes = system.xp(XpRequest(doc, competence, carac, pv, _options(opt)))
-    _commit(changes, dry_run)
-    _emit(result, as_json)
+    system, (loaded,) = open_sheets([fiche])
+    request = XpRequest(loaded, competence, carac, pv, options(system, "xp", opt))
+    _run(system, "xp", lambda _src: system.xp(request), out, None, dry_run)
+
+
+def _group(action: str, fiches: list[Path], opt: list[str] | None) -> tuple[Any, Any]:
+    from jdr.core.system import GroupRequest
+    from jdr.core.usecase import open_sheets, options
+
+    system, loaded = open_sheets(fiches)
+    return system, GroupRequest(tuple(loaded), options(system, action, opt))
 
 
 @app.command("initiative")
 def initiative_cmd(
     fiches: Annotated[list[Path], typer.Argument(help="Fiches des combattants.")],
+    opt: OptOpt = None,
     des: DesOpt = None,
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
     """Ordre de jeu, avec les départages qui l'ont décidé."""
-    docs, system = _load_same(fiches)
-    source = _source(seed, des)
-    result = system.initiative(docs, source)
-    _finish(source)
-    _emit(result, as_json)
+    out = Output(fmt, as_json, detail)
+    system, request = _group("initiative", fiches, opt)
+    _run(system, "initiative", lambda src: system.initiative(request, src), out, _source(seed, des))
 
 
 @app.command("duel")
@@ -315,14 +333,12 @@ def duel_cmd(
     dry_run: DryOpt = False,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
-    """Duel (felins : duel de provocation)."""
-    (a_doc, b_doc), system = _load_same([a, b])
-    source = _source(seed, des)
-    result, changes = system.duel(a_doc, b_doc, source, _options(opt))
-    _finish(source)
-    _commit(changes, dry_run)
-    _emit(result, as_json, fmt)
+    """Duel (felins : duel de provocation ; cyd : duel)."""
+    out = Output(fmt, as_json, detail)
+    system, request = _group("duel", [a, b], opt)
+    _run(system, "duel", lambda src: system.duel(request, src), out, _source(seed, des), dry_run)
 
 
 @session_app.command("new")
@@ -330,12 +346,13 @@ def session_new_cmd(
     fiches: Annotated[list[Path], typer.Argument(help="Fiches des personnages.")],
     dry_run: DryOpt = False,
     as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
     """Nouvelle session de jeu : remet à zéro ce qui se remet à zéro (prédilections, ...)."""
-    docs, system = _load_same(fiches)
-    result, changes = system.new_session(docs)
-    _commit(changes, dry_run)
-    _emit(result, as_json)
+    out = Output(fmt, as_json, detail)
+    system, request = _group("session", fiches, None)
+    _run(system, "session", lambda _src: system.new_session(request), out, None, dry_run)
 
 
 @sheet_app.command("new")
@@ -348,21 +365,18 @@ def sheet_new_cmd(
     """Écrit un modèle de fiche commenté."""
     from jdr.core.registry import get_system
     from jdr.core.sheet import write_atomic
+    from jdr.render.json import dumps
 
-    text = get_system(systeme).template()
+    system = get_system(systeme)
+    text = system.template()
     if sortie is None:
-        if as_json:
-            typer.echo(json.dumps({"system": systeme, "template": text}, ensure_ascii=False))
-        else:
-            typer.echo(text, nl=False)
+        _print_plain(dumps({"system": system.id, "template": text}) if as_json else text.rstrip("\n"))
         return
     if sortie.exists():
         raise JdrError(f"{sortie} existe déjà : je n'écrase pas une fiche")
     write_atomic(sortie, text)
-    if as_json:
-        typer.echo(json.dumps({"system": systeme, "path": str(sortie)}, ensure_ascii=False))
-    else:
-        typer.echo(f"Fiche {systeme} écrite : {sortie}")
+    _print_plain(dumps({"system": system.id, "path": str(sortie)}) if as_json
+                 else f"Fiche {system.id} écrite : {sortie}")
 
 
 @sheet_app.command("check")
@@ -375,19 +389,26 @@ def sheet_check_cmd(
     """Vérifie une fiche et liste tous ses problèmes d'un coup."""
     from jdr.core.registry import get_system
     from jdr.core.sheet import SheetDocument
+    from jdr.core.usecase import load
+    from jdr.errors import SheetError
+    from jdr.render.json import dumps
+    from jdr.render.safe import clean
 
     doc = SheetDocument.load(fiche)
     system = get_system(doc.system_id)
-    problems = system.check_sheet(doc, creation)
+    try:
+        loaded = load(system, doc)
+        problems = system.creation_problems(loaded) if creation else []
+    except SheetError as exc:
+        problems = exc.problems or [exc.message]
     if as_json:
-        typer.echo(json.dumps({"valid": not problems, "problems": problems}, ensure_ascii=False,
-                              indent=2))
+        _print_plain(dumps({"valid": not problems, "problems": problems}))
     elif problems:
-        typer.echo(f"{fiche} : {len(problems)} problème(s)", err=True)
+        sys.stderr.write(f"{clean(str(fiche))} : {len(problems)} problème(s)\n")
         for p in problems:
-            typer.echo(f"  - {p}", err=True)
+            sys.stderr.write(f"  - {clean(p)}\n")
     else:
-        typer.echo(f"{fiche} : fiche {system.id} valide")
+        _print_plain(f"{clean(str(fiche))} : fiche {system.id} valide")
     if problems:
         raise typer.Exit(2)
 
@@ -396,59 +417,107 @@ def sheet_check_cmd(
 def sheet_show_cmd(
     fiche: Annotated[Path, typer.Argument(help="Fiche à afficher.")],
     as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
     """Affiche une fiche et ses valeurs dérivées."""
-    doc, system = _load(fiche)
-    _emit(system.show(doc), as_json)
+    from jdr.core.usecase import open_sheets
+
+    out = Output(fmt, as_json, detail)
+    system, (loaded,) = open_sheets([fiche])
+    out.render(system.show(loaded))()
+
+
+@app.command("aide")
+def aide_cmd(
+    systeme: Annotated[str, typer.Argument(help="cydonia, maitrise, dd35, cyd ou felins.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Aide d'un système : caractéristiques, compétences, seuils, défenses, options, ordre des dés."""
+    from jdr.cli.aide import describe
+
+    _print_plain(describe(systeme, as_json))
 
 
 @app.command("demo")
 def demo_cmd(
+    systeme: Annotated[str, typer.Argument(help="Système (cydonia par défaut).")] = "cydonia",
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
 ) -> None:
-    """Démonstration : le duel Nain A contre Elfe B (Cydonia), jusqu'à la mort ou l'agonie."""
-    from jdr.systems.cydonia.demo import duel_demo
+    """Démonstration : une courte scène du système choisi."""
+    from jdr.core.registry import get_system
 
-    source = _source(seed, None)
-    result = duel_demo(source)
-    _emit(result, as_json)
+    out = Output(fmt, as_json, detail)
+    system = get_system(systeme)
+    out.render(system.demo(_source(seed, None)))()
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        _print_plain(f"jdr {version('jdr')}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[bool, typer.Option("--version", help="Affiche la version et quitte.",
+                                          callback=_version, is_eager=True)] = False,
+) -> None:
+    """Moteur de règles et table de jeu pour jeux de rôle (cydonia, maitrise, dd35, cyd, felins)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI in process; return the exit code. French errors on one line, exit code 2;
+    under `--json`, the error is `{"error": "..."}` on stdout."""
+    from jdr.cli.french import install
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    wants_json = "--json" in args
+    install()
+    try:
+        code = app(args=args, prog_name="jdr", standalone_mode=False)
+        return code if isinstance(code, int) else 0
+    except JdrError as exc:
+        return _error(exc.message, wants_json, exc.exit_code)
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except typer.Abort:
+        sys.stderr.write("Interrompu.\n")
+        return 130
+    except KeyboardInterrupt:
+        sys.stderr.write("Interrompu.\n")
+        return 130
+    except BrokenPipeError:
+        return 141
+    except Exception as exc:
+        from jdr.cli.french import usage_message
+
+        message = usage_message(exc)
+        if message is None:
+            raise
+        return _error(message, wants_json, 2)
+
+
+def _error(message: str, wants_json: bool, code: int) -> int:
+    from jdr.render.safe import clean
+
+    if wants_json:
+        from jdr.render.json import error
+
+        sys.stdout.write(error(message) + "\n")
+    else:
+        lines = message.split("\n")
+        sys.stderr.write("Erreur : " + "\n".join(clean(line) for line in lines) + "\n")
+    return code
 
 
 def run() -> None:
-    """Entry point: French errors on one line, exit code 2."""
-    try:
-        code = app(standalone_mode=False)
-        if isinstance(code, int) and code:
-            sys.exit(code)
-    except JdrError as exc:
-        typer.echo(f"Erreur : {exc.message}", err=True)
-        sys.exit(exc.exit_code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        typer.echo("Interrompu.", err=True)
-        sys.exit(130)
-    except Exception as exc:  # usage errors of the (vendored) click
-        if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
-            typer.echo(f"Erreur : {_french_usage(exc)}", err=True)
-            sys.exit(2)
-        raise
-
-
-def _french_usage(exc: Exception) -> str:
-    kind = type(exc).__name__
-    param = getattr(exc, "param", None)
-    name = getattr(param, "human_readable_name", None) or getattr(exc, "param_hint", None) or "?"
-    if kind == "NoSuchOption":
-        return f"option inconnue {getattr(exc, 'option_name', '')}"
-    if kind == "MissingParameter":
-        return f"argument ou option manquant : {name}"
-    if kind == "BadParameter":
-        return f"valeur invalide pour {name} : {getattr(exc, 'message', '')}"
-    if kind == "BadOptionUsage":
-        return f"option mal utilisée : {getattr(exc, 'message', '')}"
-    return f"utilisation incorrecte : {getattr(exc, 'message', exc)}"
+    sys.exit(main())
 
 
 if __name__ == "__main__":

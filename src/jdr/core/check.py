@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from jdr.dice.notation import Die
 from jdr.dice.source import DiceSource
@@ -27,13 +27,12 @@ Critical = Literal["success", "failure"] | None
 
 @dataclass(frozen=True, slots=True)
 class Modifier:
-    """A number added to a roll, with the reason a person reads (and its rule id)."""
+    """A number added to a roll, with the reason a person reads and its rule id (kept apart:
+    rule ids show in JSON and in the detail mode, never in forum posts)."""
 
     value: int
     reason: str
-
-    def render(self) -> str:
-        return f"{self.value:+d} ({self.reason})"
+    rule: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +125,10 @@ Judge = Callable[[Natural, int, "int | None"], Verdict]
 
 @dataclass(frozen=True)
 class CheckResult:
-    """An immutable roll event: total, dice, modifiers and what the rules made of it."""
+    """An immutable roll event: total, dice, modifiers and what the rules made of it.
+
+    `stats` are named values the system attaches for the rules that read them later (the skill
+    used, Chance, ...): contest tie-breaks, for instance. `who` is the character who rolled."""
 
     label: str
     total: int
@@ -139,40 +141,8 @@ class CheckResult:
     margin: int | None
     rule: str = ""
     notes: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "label": self.label,
-            "total": self.total,
-            "success": self.success,
-            "critical": self.critical,
-            "margin": self.margin,
-            "threshold": self.threshold,
-            "natural": self.natural,
-            "dice": [d.face for d in self.dice],
-            "dice_detail": [{"sides": d.sides, "face": d.face, "kept": d.kept} for d in self.dice],
-            "modifiers": [{"value": m.value, "reason": m.reason} for m in self.modifiers],
-            "rule": self.rule,
-            "notes": list(self.notes),
-        }
-
-    def render(self) -> str:
-        dice = ", ".join(d.render() for d in self.dice)
-        parts = [f"dés [{dice}]"] + [m.render() for m in self.modifiers]
-        line = f"{self.label} : {' '.join(parts)} = {self.total}"
-        if self.threshold is not None:
-            line += f" contre seuil {self.threshold}"
-        if self.success is not None:
-            line += " → " + ("RÉUSSITE" if self.success else "ÉCHEC")
-        if self.critical == "success":
-            line += " (réussite critique)"
-        elif self.critical == "failure":
-            line += " (échec critique)"
-        if self.margin is not None and self.threshold is not None:
-            line += f", marge {self.margin:+d}"
-        for note in self.notes:
-            line += f"\n  · {note}"
-        return line
+    who: str = ""
+    stats: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -185,6 +155,8 @@ class Check:
     judge: Judge
     threshold: int | None = None
     rule: str = ""
+    who: str = ""
+    stats: tuple[tuple[str, int], ...] = ()
 
     @property
     def bonus(self) -> int:
@@ -197,7 +169,7 @@ class Check:
             label=self.label, total=total, natural=natural, dice=dice,
             modifiers=self.modifiers, threshold=self.threshold, success=verdict.success,
             critical=verdict.critical, margin=verdict.margin, rule=self.rule,
-            notes=verdict.notes,
+            notes=verdict.notes, who=self.who, stats=self.stats,
         )
 
     def roll(self, source: DiceSource) -> CheckResult:
@@ -217,7 +189,10 @@ class Check:
 
 @dataclass(frozen=True)
 class Odds:
-    """Exact odds: success, each critical, and the full distribution of totals."""
+    """Exact odds: success, each critical, and the full distribution of totals.
+
+    For an opposed roll, `success` is P(the actor wins), and `opponent_wins`, `nobody` and `tie`
+    (P(the main comparison is equal)) are set too."""
 
     label: str
     success: Fraction | None
@@ -225,178 +200,43 @@ class Odds:
     critical_failure: Fraction
     distribution: tuple[tuple[int, Fraction], ...]
     threshold: int | None = None
-    extra: tuple[tuple[str, Fraction], ...] = field(default=())
+    opponent_wins: Fraction | None = None
+    nobody: Fraction | None = None
+    tie: Fraction | None = None
+    rule: str = ""
+    notes: tuple[str, ...] = ()
+    extra: tuple[tuple[str, str, Fraction], ...] = field(default=())  # (json key, French label, p)
 
     @property
-    def mean(self) -> float:
-        return float(sum(t * p for t, p in self.distribution))
-
-    def render(self) -> str:
-        from jdr.odds import bar_chart, percent
-
-        lines = [f"Chances : {self.label}"]
-        if self.threshold is not None:
-            lines[0] += f" (seuil {self.threshold})"
-        if self.success is not None:
-            lines.append(f"  réussite          {percent(self.success)}")
-        lines.append(f"  réussite critique {percent(self.critical_success)}")
-        lines.append(f"  échec critique    {percent(self.critical_failure)}")
-        for name, value in self.extra:
-            label = {"tie": "égalité"}.get(name, name)
-            lines.append(f"  {label:<17} {percent(value)}")
-        lines.append(f"  moyenne           {self.mean:.2f}".replace(".", ","))
-        lines.append("  distribution des totaux :")
-        lines.extend("  " + line for line in bar_chart(self.distribution))
-        return "\n".join(lines)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "label": self.label,
-            "threshold": self.threshold,
-            "success": None if self.success is None else float(self.success),
-            "critical_success": float(self.critical_success),
-            "critical_failure": float(self.critical_failure),
-            "mean": self.mean,
-            "distribution": {str(t): float(p) for t, p in self.distribution},
-            **{k: float(v) for k, v in self.extra},
-        }
+    def mean(self) -> Fraction:
+        return sum((t * p for t, p in self.distribution), Fraction(0))
 
 
 @lru_cache(maxsize=1024)
 def _check_odds(check: Check) -> Odds:
-    success = Fraction(0)
-    crit_s = Fraction(0)
-    crit_f = Fraction(0)
-    totals: dict[int, Fraction] = {}
+    die = check.natural.distribution()
+    den = die.denominator()
+    success = crit_s = crit_f = 0
+    totals: dict[int, int] = {}
     judged = False
-    for result, p in check.outcomes():
-        totals[result.total] = totals.get(result.total, Fraction(0)) + p
+    for natural, quantity in die.items():
+        result = check.resolve(natural)
+        w = int(quantity)
+        totals[result.total] = totals.get(result.total, 0) + w
         if result.success is not None:
             judged = True
             if result.success:
-                success += p
+                success += w
         if result.critical == "success":
-            crit_s += p
+            crit_s += w
         elif result.critical == "failure":
-            crit_f += p
+            crit_f += w
     return Odds(
         label=check.label,
-        success=success if judged else None,
-        critical_success=crit_s,
-        critical_failure=crit_f,
-        distribution=tuple(sorted(totals.items())),
+        success=Fraction(success, den) if judged else None,
+        critical_success=Fraction(crit_s, den),
+        critical_failure=Fraction(crit_f, den),
+        distribution=tuple((t, Fraction(w, den)) for t, w in sorted(totals.items())),
         threshold=check.threshold,
-    )
-
-
-# ------------------------------------------------------------------ opposed checks
-
-
-@dataclass(frozen=True)
-class OpposedResult:
-    """Both rolls of an opposed check and who won."""
-
-    actor: CheckResult
-    opponent: CheckResult
-    success: bool
-    margin: int
-    tie: bool
-    notes: tuple[str, ...] = ()
-    rule: str = ""
-
-    @property
-    def total(self) -> int:
-        return self.actor.total
-
-    @property
-    def critical(self) -> Critical:
-        return self.actor.critical
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "total": self.actor.total,
-            "success": self.success,
-            "critical": self.actor.critical,
-            "margin": self.margin,
-            "tie": self.tie,
-            "dice": [d.face for d in self.actor.dice],
-            "actor": self.actor.to_json(),
-            "opponent": self.opponent.to_json(),
-            "rule": self.rule,
-            "notes": list(self.notes),
-        }
-
-    def render(self) -> str:
-        lines = [self.actor.render(), "contre " + self.opponent.render()]
-        verdict = "RÉUSSITE" if self.success else "ÉCHEC"
-        tie = " (égalité)" if self.tie else ""
-        lines.append(f"→ {verdict}{tie}, écart {self.margin:+d}")
-        lines.extend(f"  · {n}" for n in self.notes)
-        return "\n".join(lines)
-
-
-Decide = Callable[[CheckResult, CheckResult], tuple[bool, tuple[str, ...]]]
-
-
-def strictly_greater(actor: CheckResult, opponent: CheckResult) -> tuple[bool, tuple[str, ...]]:
-    """The actor must beat the opponent; a tie goes to the opponent."""
-    if actor.total == opponent.total:
-        return False, ("égalité : l'action échoue, le défenseur l'emporte",)
-    return actor.total > opponent.total, ()
-
-
-@dataclass(frozen=True)
-class Opposed:
-    """Two checks against each other; `decide` is the system's rule for who wins."""
-
-    actor: Check
-    opponent: Check
-    decide: Decide = strictly_greater
-    rule: str = ""
-
-    def resolve(self, a: CheckResult, b: CheckResult) -> OpposedResult:
-        success, notes = self.decide(a, b)
-        return OpposedResult(a, b, success, a.total - b.total, a.total == b.total, notes, self.rule)
-
-    def roll(self, source: DiceSource) -> OpposedResult:
-        a = self.actor.roll(source)
-        b = self.opponent.roll(source)
-        return self.resolve(a, b)
-
-    def odds(self) -> Odds:
-        return _opposed_odds(self)
-
-
-@lru_cache(maxsize=1024)
-def _opposed_odds(opposed: Opposed) -> Odds:
-    success = Fraction(0)
-    tie = Fraction(0)
-    crit_s = Fraction(0)
-    crit_f = Fraction(0)
-    margins: dict[int, Fraction] = {}
-    mine = list(opposed.actor.outcomes())
-    theirs = list(opposed.opponent.outcomes())
-    for a, pa in mine:
-        if a.critical == "success":
-            crit_s += pa
-        elif a.critical == "failure":
-            crit_f += pa
-        for b, pb in theirs:
-            p = pa * pb
-            result = opposed.resolve(a, b)
-            if result.success:
-                success += p
-            if result.tie:
-                tie += p
-            margins[result.margin] = margins.get(result.margin, Fraction(0)) + p
-    totals: dict[int, Fraction] = {}
-    for a, pa in mine:
-        totals[a.total] = totals.get(a.total, Fraction(0)) + pa
-    return Odds(
-        label=f"{opposed.actor.label} contre {opposed.opponent.label}",
-        success=success,
-        critical_success=crit_s,
-        critical_failure=crit_f,
-        distribution=tuple(sorted(totals.items())),
-        extra=(("tie", tie),),
+        rule=check.rule,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from jdr.core.system import GameSystem
 from jdr.errors import JdrError
@@ -23,7 +24,7 @@ def available() -> list[str]:
 
 
 @cache
-def get_system(name: str) -> GameSystem:
+def get_system(name: str) -> GameSystem[Any]:
     """Load one system by id (only that one is imported)."""
     eps = _entry_points()
     key = normalize(name)

@@ -1,25 +1,37 @@
 """The interface every game system implements, and the requests the front ends send it.
 
-A front end (CLI, later the web table) parses its input into a request, calls the system and
-renders the result; the rules live only in the system.
+A front end (CLI, web table) never calls a system directly: it goes through `jdr.core.usecase`,
+which loads each sheet once into the system's typed model (`Loaded`), parses options once, rolls
+from an injected source, validates every changed sheet and commits all or none. A system only
+applies its rules: each action takes a request and returns one `Outcome` (result + changes).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from jdr.core.options import NO_OPTIONS, ActionSpec, Options
 from jdr.core.sheet import SheetDocument
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 
+if TYPE_CHECKING:
+    from jdr.core.check import Odds
+    from jdr.core.results import Result, SheetView
+    from jdr.core.threshold import Ladder
 
-class Result(Protocol):
-    """Every result is an immutable value that can render itself (French) and serialize."""
+S = TypeVar("S")
 
-    def to_json(self) -> dict[str, Any]: ...
 
-    def render(self) -> str: ...
+@dataclass(frozen=True)
+class Loaded(Generic[S]):
+    """A sheet loaded once: the document as the person wrote it, and the system's typed model."""
+
+    doc: SheetDocument
+    model: S
+    name: str
 
 
 @dataclass(frozen=True)
@@ -31,6 +43,29 @@ class SheetChange:
     value: Any
     pool: bool = False
 
+    def current(self) -> Any:
+        """The value this change replaces (None when absent)."""
+        node: Any = self.doc.plain()
+        for name in self.path:
+            if not isinstance(node, Mapping):
+                return None
+            node = self.doc_get(node, name)
+        if self.pool:
+            if isinstance(node, Mapping):
+                return node.get("actuels")
+            return node
+        return node
+
+    @staticmethod
+    def doc_get(node: Mapping[str, Any], name: str) -> Any:
+        from jdr.names import normalize
+
+        wanted = normalize(name)
+        for key, value in node.items():
+            if normalize(str(key)) == wanted:
+                return value
+        return None
+
     def apply(self) -> None:
         if self.pool:
             self.doc.set_pool(self.path[0], int(self.value))
@@ -39,46 +74,80 @@ class SheetChange:
 
 
 @dataclass(frozen=True)
-class CheckRequest:
-    sheet: SheetDocument
+class Outcome:
+    """What one action produced: the result to render and the sheet changes to commit."""
+
+    result: Result
+    changes: tuple[SheetChange, ...] = ()
+
+
+@dataclass(frozen=True)
+class CheckRequest(Generic[S]):
+    """`jdr check` / `jdr odds`. `opponent_skill=None`: what the rules oppose by default."""
+
+    actor: Loaded[S]
     skill: str
     carac: str | None = None
     threshold: str | None = None
-    opponent: SheetDocument | None = None
+    opponent: Loaded[S] | None = None
     opponent_skill: str | None = None
     bonus: int = 0
     choice: int | None = None
     die: str | None = None
-    options: dict[str, str] = field(default_factory=dict)
+    options: Options = NO_OPTIONS
 
 
 @dataclass(frozen=True)
-class AttackRequest:
-    attacker: SheetDocument
-    defender: SheetDocument
+class AttackRequest(Generic[S]):
+    attacker: Loaded[S]
+    defender: Loaded[S]
     weapon: str | None = None
     defence: str | None = None
     aimed: str | None = None
     critical: str | None = None
     full: bool = False
-    options: dict[str, str] = field(default_factory=dict)
+    options: Options = NO_OPTIONS
 
 
 @dataclass(frozen=True)
-class XpRequest:
-    sheet: SheetDocument
+class XpRequest(Generic[S]):
+    sheet: Loaded[S]
     skill: str | None = None
     carac: str | None = None
     hit_points: bool = False
-    options: dict[str, str] = field(default_factory=dict)
+    options: Options = NO_OPTIONS
 
 
-class GameSystem:
-    """Base of a game system. Each method a system does not support says so in French."""
+@dataclass(frozen=True)
+class GroupRequest(Generic[S]):
+    """Actions on several characters: initiative, duel (two), new session."""
+
+    sheets: tuple[Loaded[S], ...]
+    options: Options = NO_OPTIONS
+
+
+@dataclass(frozen=True)
+class SystemHelp:
+    """What `jdr aide SYSTEME` lists."""
+
+    characteristics: Mapping[str, str]  # key -> French label
+    skills: Mapping[str, str]
+    defences: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+
+class GameSystem(Generic[S]):
+    """Base of a game system, generic over its typed sheet model `S`.
+
+    A system declares `actions` (the ones it supports, with their options and `--des` order);
+    the use-case layer refuses any other action before calling it. Methods return an `Outcome`.
+    """
 
     id: str = ""
     title: str = ""
     seed: str = ""
+    actions: Mapping[str, ActionSpec] = {}
+    ladder: Ladder | None = None
 
     def _unsupported(self, what: str) -> RuleError:
         return RuleError(f"le système « {self.id} » ne prend pas en charge {what}")
@@ -87,42 +156,45 @@ class GameSystem:
     def template(self) -> str:
         raise self._unsupported("les modèles de fiche")
 
-    def load(self, doc: SheetDocument) -> Any:
-        """Validate a sheet; raise SheetError listing every problem."""
+    def load(self, doc: SheetDocument) -> S:
+        """Validate a sheet into the typed model; raise SheetError listing every problem."""
         raise self._unsupported("les fiches")
 
-    def check_sheet(self, doc: SheetDocument, creation: bool = False) -> list[str]:
-        """Every problem of a sheet, as French lines (empty when the sheet is valid)."""
-        from jdr.errors import SheetError
+    def name_of(self, model: S) -> str:
+        """The character's name as written on the sheet (`nom`)."""
+        return str(getattr(model, "nom", "") or getattr(model, "name", ""))
 
-        try:
-            self.load(doc)
-        except SheetError as exc:
-            return exc.problems or [exc.message]
+    def creation_problems(self, loaded: Loaded[S]) -> list[str]:
+        """Extra problems `sheet check --creation` reports (budgets ...); none by default."""
         return []
 
-    def show(self, doc: SheetDocument) -> Result:
+    def show(self, sheet: Loaded[S]) -> SheetView:
         raise self._unsupported("l'affichage de fiche")
 
-    # rules
-    def check(self, request: CheckRequest, source: DiceSource) -> Result:
+    def help(self) -> SystemHelp:
+        raise self._unsupported("l'aide")
+
+    # actions (each one listed in `actions`)
+    def check(self, request: CheckRequest[S], source: DiceSource) -> Outcome:
         raise self._unsupported("les jets")
 
-    def odds(self, request: CheckRequest) -> Result:
+    def odds(self, request: CheckRequest[S]) -> Odds:
         raise self._unsupported("le calcul des chances")
 
-    def attack(self, request: AttackRequest, source: DiceSource) -> tuple[Result, list[SheetChange]]:
+    def attack(self, request: AttackRequest[S], source: DiceSource) -> Outcome:
         raise self._unsupported("les attaques")
 
-    def xp(self, request: XpRequest) -> tuple[Result, list[SheetChange]]:
+    def xp(self, request: XpRequest[S]) -> Outcome:
         raise self._unsupported("la dépense d'XP")
 
-    def initiative(self, docs: list[SheetDocument], source: DiceSource) -> Result:
+    def initiative(self, request: GroupRequest[S], source: DiceSource) -> Outcome:
         raise self._unsupported("l'initiative")
 
-    def duel(self, a: SheetDocument, b: SheetDocument, source: DiceSource,
-             options: dict[str, str]) -> tuple[Result, list[SheetChange]]:
+    def duel(self, request: GroupRequest[S], source: DiceSource) -> Outcome:
         raise self._unsupported("les duels")
 
-    def new_session(self, docs: list[SheetDocument]) -> tuple[Result, list[SheetChange]]:
+    def new_session(self, request: GroupRequest[S]) -> Outcome:
         raise self._unsupported("les nouvelles sessions")
+
+    def demo(self, source: DiceSource) -> Result:
+        raise self._unsupported("la démonstration")

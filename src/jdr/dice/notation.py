@@ -102,26 +102,6 @@ class RollResult(NamedTuple):
             return " ".join(g.render() for g in self.groups)
         return self.node.render(iter(self.groups))
 
-    def render(self) -> str:
-        text = f"{self.expression} → {self.detail()} = {self.total}"
-        if self.success is not None:
-            text += " : réussite" if self.success else " : échec"
-        return text
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "expression": self.expression,
-            "total": self.total,
-            "success": self.success,
-            "detail": self.detail(),
-            "dice": [
-                {"notation": g.notation, "value": g.value,
-                 "faces": [{"sides": d.sides, "face": d.face, "kept": d.kept, "note": d.note}
-                           for d in g.dice]}
-                for g in self.groups
-            ],
-        }
-
 
 # ---------------------------------------------------------------- evaluation context
 

@@ -1,0 +1,207 @@
+"""Opposed rolls, shared by every system: two checks, a three-way outcome, the tie rule as data.
+
+A `ContestRule` is a list of `Criterion` tried in order (higher total wins; on a tie, higher
+bonus; ...) and what happens when all of them are equal (`final`: the opponent wins, the actor
+wins, nobody wins, or both roll again). The same rule decides a roll and counts the exact odds:
+the odds enumerate both checks' exact outcomes with integer weights and divide once at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Literal
+
+from jdr.core.check import Check, CheckResult, Odds
+from jdr.dice.source import DiceSource
+from jdr.errors import RuleError
+
+Winner = Literal["actor", "opponent", "nobody"]
+Final = Literal["actor", "opponent", "nobody", "reroll"]
+
+_CRITICAL = {"success": 1, None: 0, "failure": -1}
+
+
+def _key(result: CheckResult, key: str) -> int:
+    if key == "total":
+        return result.total
+    if key == "margin":
+        return result.margin if result.margin is not None else result.total
+    if key == "bonus":
+        return sum(m.value for m in result.modifiers)
+    if key == "success":
+        return 1 if result.success else 0
+    if key == "critical":
+        return _CRITICAL[result.critical]
+    if key == "rolled":
+        return 1 if result.dice else 0
+    if key.startswith("stat:"):
+        return dict(result.stats).get(key[5:], 0)
+    raise ValueError(f"critère de jet opposé inconnu : {key}")
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One comparison: the higher `key` wins. Keys: total, margin, bonus, success, critical
+    (success > none > failure), rolled (a roll beats a passive value), stat:NAME (a value the
+    system put on the check, e.g. the skill used). `nobody_if_both_low`: when both sides have the
+    lowest value (0: failed, no roll, ...) nobody wins. `note`: French, shown when it decides."""
+
+    key: str
+    note: str = ""
+    nobody_if_both_low: bool = False
+    nobody_note: str = ""
+
+
+@dataclass(frozen=True)
+class ContestRule:
+    """How a system decides an opposed roll, as data."""
+
+    criteria: tuple[Criterion, ...] = (Criterion("total"),)
+    final: Final = "opponent"
+    final_note: str = "égalité : le défenseur l'emporte"
+    rule: str = ""
+    max_rerolls: int = 20
+
+    def primary(self) -> int:
+        for i, c in enumerate(self.criteria):
+            if c.key in ("total", "margin"):
+                return i
+        return 0
+
+    def decide(self, a: CheckResult, b: CheckResult) -> tuple[Winner | None, int, str]:
+        """(winner or None for a re-roll, index of the deciding criterion or -1, French note)."""
+        for index, criterion in enumerate(self.criteria):
+            ka, kb = _key(a, criterion.key), _key(b, criterion.key)
+            if criterion.nobody_if_both_low and ka <= 0 and kb <= 0:
+                return "nobody", index, criterion.nobody_note
+            if ka != kb:
+                return ("actor" if ka > kb else "opponent"), index, criterion.note
+        if self.final == "reroll":
+            return None, -1, self.final_note
+        return self.final, -1, self.final_note
+
+
+@dataclass(frozen=True)
+class ContestResult:
+    """Both rolls of an opposed check (the last round, and earlier tied rounds) and who won."""
+
+    actor: CheckResult
+    opponent: CheckResult
+    winner: Winner
+    tie: bool
+    rounds: tuple[tuple[CheckResult, CheckResult], ...] = ()
+    notes: tuple[str, ...] = ()
+    rule: str = ""
+
+    @property
+    def success(self) -> bool:
+        return self.winner == "actor"
+
+    @property
+    def margin(self) -> int:
+        return self.actor.total - self.opponent.total
+
+    @property
+    def total(self) -> int:
+        return self.actor.total
+
+
+@dataclass(frozen=True)
+class Contest:
+    """Two checks against each other, decided by a `ContestRule`."""
+
+    actor: Check
+    opponent: Check
+    rule: ContestRule = field(default_factory=ContestRule)
+
+    def resolve(self, a: CheckResult, b: CheckResult,
+                rounds: tuple[tuple[CheckResult, CheckResult], ...] = ()) -> ContestResult:
+        winner, index, note = self.rule.decide(a, b)
+        if winner is None:  # only when rolling stops at the bound
+            raise RuleError(f"jet opposé : toujours à égalité après {self.rule.max_rerolls} relances")
+        tie = index == -1 or index > self.rule.primary()
+        notes = (note,) if note and (tie or index != self.rule.primary()) else ()
+        return ContestResult(a, b, winner, tie, rounds, notes, self.rule.rule)
+
+    def roll(self, source: DiceSource,
+             between: Callable[[CheckResult, CheckResult], tuple[Check, Check]] | None = None
+             ) -> ContestResult:
+        """Roll both; on a tie whose rule is a re-roll, roll again (bounded). `between` lets a
+        system change the checks between rounds (felins: Chance moves after a critical)."""
+        actor, opponent = self.actor, self.opponent
+        rounds: list[tuple[CheckResult, CheckResult]] = []
+        for _ in range(self.rule.max_rerolls):
+            a = actor.roll(source)
+            b = opponent.roll(source)
+            winner, _, _ = self.rule.decide(a, b)
+            if winner is not None:
+                return self.resolve(a, b, tuple(rounds))
+            rounds.append((a, b))
+            if between is not None:
+                actor, opponent = between(a, b)
+        raise RuleError(f"jet opposé : toujours à égalité après {self.rule.max_rerolls} relances ; "
+                        "décidez à la main")
+
+    def odds(self) -> Odds:
+        return contest_odds(self)
+
+
+def _weighted(check: Check) -> tuple[int, list[tuple[CheckResult, int]]]:
+    die = check.natural.distribution()
+    return die.denominator(), [(check.resolve(n), int(q)) for n, q in die.items()]
+
+
+@lru_cache(maxsize=1024)
+def contest_odds(contest: Contest) -> Odds:
+    """Exact odds: P(actor wins), P(opponent wins), P(nobody), P(the primary comparison ties).
+
+    A re-roll on a perfect tie is counted as the geometric series: win / (1 − reroll)."""
+    rule = contest.rule
+    den_a, mine = _weighted(contest.actor)
+    den_b, theirs = _weighted(contest.opponent)
+    keys = [c.key for c in rule.criteria]
+    # Group outcomes by what the rule looks at: fewer pairs to compare.
+    def group(outcomes: list[tuple[CheckResult, int]]) -> dict[tuple[int, ...], tuple[CheckResult, int]]:
+        grouped: dict[tuple[int, ...], tuple[CheckResult, int]] = {}
+        for result, weight in outcomes:
+            sig = tuple(_key(result, k) for k in keys)
+            if sig in grouped:
+                grouped[sig] = (grouped[sig][0], grouped[sig][1] + weight)
+            else:
+                grouped[sig] = (result, weight)
+        return grouped
+
+    ga, gb = group(mine), group(theirs)
+    counts = {"actor": 0, "opponent": 0, "nobody": 0, "reroll": 0}
+    tie = 0
+    primary = rule.primary()
+    for a, wa in ga.values():
+        for b, wb in gb.values():
+            winner, index, _ = rule.decide(a, b)
+            w = wa * wb
+            counts[winner or "reroll"] += w
+            if index == -1 or index > primary:
+                tie += w
+    total = den_a * den_b
+    decided = total - counts["reroll"]
+    if decided == 0:
+        raise RuleError("jet opposé : égalité certaine à chaque manche")
+    crit_s = sum(w for r, w in mine if r.critical == "success")
+    crit_f = sum(w for r, w in mine if r.critical == "failure")
+    totals: dict[int, int] = {}
+    for r, w in mine:
+        totals[r.total] = totals.get(r.total, 0) + w
+    return Odds(
+        label=f"{contest.actor.label} contre {contest.opponent.label}",
+        success=Fraction(counts["actor"], decided),
+        critical_success=Fraction(crit_s, den_a),
+        critical_failure=Fraction(crit_f, den_a),
+        distribution=tuple((t, Fraction(w, den_a)) for t, w in sorted(totals.items())),
+        opponent_wins=Fraction(counts["opponent"], decided),
+        nobody=Fraction(counts["nobody"], decided),
+        tie=Fraction(tie, total),
+        rule=rule.rule,
+    )

@@ -1,0 +1,196 @@
+"""Options declared by each system, per action, and parsed once here (`--opt cle=valeur`).
+
+A system declares what each of its actions accepts (`ActionSpec`): options with their type,
+default, French help and rule id, and the order in which `--des` faces are consumed. Core parses
+`--opt` once for every system: one yes/no vocabulary, integers within their range, a choice among
+names, and an unknown key refused with the closest names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from jdr.errors import RuleError
+from jdr.names import normalize, unknown_name_message
+
+OptionKind = Literal["bool", "int", "choice", "text"]
+
+YES = frozenset({"oui", "o", "vrai", "v", "1", "yes", "y", "true"})
+NO = frozenset({"non", "n", "faux", "f", "0", "no", "false"})
+MAX_INT_DIGITS = 9
+MAX_TEXT = 200
+
+OptionValue = bool | int | str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One `--opt` key an action reads."""
+
+    name: str
+    kind: OptionKind
+    help: str
+    default: OptionValue | None = None
+    rule: str = ""
+    lo: int | None = None
+    hi: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """French one-liner for `jdr aide`."""
+        if self.kind == "bool":
+            kind = "oui/non"
+        elif self.kind == "int":
+            lo = "" if self.lo is None else str(self.lo)
+            hi = "" if self.hi is None else str(self.hi)
+            kind = f"entier {lo}…{hi}" if lo or hi else "entier"
+        elif self.kind == "choice":
+            kind = "|".join(self.choices)
+        else:
+            kind = "texte"
+        default = ""
+        if self.default is not None:
+            shown = ("oui" if self.default else "non") if isinstance(self.default, bool) else self.default
+            default = f", défaut {shown}"
+        return f"{self.name} ({kind}{default}) : {self.help}"
+
+    def parse(self, raw: str) -> OptionValue:
+        """The typed value of `raw`, or a French error naming the option and what is allowed."""
+        value = raw.strip()
+        where = f"--opt {self.name}"
+        if self.kind == "bool":
+            low = value.lower()
+            if low in YES:
+                return True
+            if low in NO:
+                return False
+            raise RuleError(f"{where}={_shown(value)} : valeur oui/non attendue "
+                            "(oui, non, o, n, vrai, faux, 1, 0)")
+        if self.kind == "int":
+            return parse_int(value, where, self.lo, self.hi)
+        if self.kind == "choice":
+            key = normalize(value)
+            for choice in self.choices:
+                if normalize(choice) == key:
+                    return choice
+            raise RuleError(f"{where} : " + unknown_name_message("valeur", _shown(value), self.choices))
+        if not value or len(value) > MAX_TEXT:
+            raise RuleError(f"{where} : texte de 1 à {MAX_TEXT} caractères attendu")
+        return value
+
+
+def _shown(text: str) -> str:
+    from jdr.render.safe import clean
+
+    return clean(text[:40] + ("…" if len(text) > 40 else ""))
+
+
+def parse_int(text: str, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An ASCII integer (optional sign) within [lo, hi]; anything else is one French line."""
+    value = text.strip()
+    digits = value[1:] if value[:1] in "+-" else value
+    if not digits or not digits.isascii() or not digits.isdigit():
+        raise RuleError(f"{where} : « {_shown(value)} » n'est pas un nombre entier (chiffres 0-9)")
+    if len(digits) > MAX_INT_DIGITS:
+        raise RuleError(f"{where} : nombre trop long (au plus {MAX_INT_DIGITS} chiffres)")
+    number = int(value)
+    if (lo is not None and number < lo) or (hi is not None and number > hi):
+        allowed = (f"de {lo} à {hi}" if lo is not None and hi is not None
+                   else f"au moins {lo}" if lo is not None else f"au plus {hi}")
+        raise RuleError(f"{where} : {number} hors limites (autorisé : {allowed})")
+    return number
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """What one action of a system accepts, and how it consumes `--des` faces."""
+
+    name: str
+    help: str
+    options: tuple[OptionSpec, ...] = ()
+    dice: str = ""  # French: the order in which `--des` faces are consumed
+    rolls: bool = True  # whether the action takes a dice source
+
+    def option(self, name: str) -> OptionSpec | None:
+        key = normalize(name)
+        for spec in self.options:
+            if normalize(spec.name) == key:
+                return spec
+        return None
+
+
+@dataclass(frozen=True)
+class Options(Mapping[str, OptionValue]):
+    """Parsed options: every declared key present, with its default when not given."""
+
+    parsed: Mapping[str, OptionValue | None] = field(default_factory=dict)
+    given: frozenset[str] = frozenset()
+
+    def __getitem__(self, key: str) -> OptionValue:
+        value = self.parsed[normalize(key)]
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, v in self.parsed.items() if v is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for v in self.parsed.values() if v is not None)
+
+    def flag(self, key: str) -> bool:
+        value = self.parsed.get(normalize(key))
+        return bool(value) if value is not None else False
+
+    def int(self, key: str, default: int | None = None) -> int | None:
+        value = self.parsed.get(normalize(key))
+        if value is None:
+            return default
+        assert isinstance(value, int) and not isinstance(value, bool)
+        return value
+
+    def text(self, key: str, default: str | None = None) -> str | None:
+        value = self.parsed.get(normalize(key))
+        if value is None:
+            return default
+        return str(value)
+
+    def was_given(self, key: str) -> bool:
+        return normalize(key) in self.given
+
+
+NO_OPTIONS = Options()
+
+
+def split_pairs(raw: Iterable[str]) -> list[tuple[str, str]]:
+    """`["surprise=oui", "a=1"]` → pairs; a missing `=` is a French error."""
+    pairs: list[tuple[str, str]] = []
+    for item in raw:
+        if "=" not in item:
+            raise RuleError(f"--opt « {_shown(item)} » : il faut cle=valeur (ex. --opt surprise=oui)")
+        key, value = item.split("=", 1)
+        pairs.append((key.strip(), value))
+    return pairs
+
+
+def parse_options(spec: ActionSpec, raw: Iterable[str] | Mapping[str, str], system_id: str = "") -> Options:
+    """Parse `--opt` for one action: unknown keys refused with suggestions, values typed."""
+    pairs = list(raw.items()) if isinstance(raw, Mapping) else split_pairs(raw)
+    values: dict[str, OptionValue | None] = {normalize(o.name): o.default for o in spec.options}
+    given: set[str] = set()
+    for key, value in pairs:
+        option = spec.option(key)
+        if option is None:
+            known = [o.name for o in spec.options]
+            where = f"jdr {spec.name}" + (f" ({system_id})" if system_id else "")
+            if not known:
+                raise RuleError(f"--opt « {_shown(key)} » : {where} ne prend aucune option --opt")
+            raise RuleError(f"--opt : {where} : " + unknown_name_message("option", _shown(key), known))
+        norm = normalize(option.name)
+        if norm in given:
+            raise RuleError(f"--opt {option.name} donnée deux fois")
+        values[norm] = option.parse(value)
+        given.add(norm)
+    return Options(values, frozenset(given))

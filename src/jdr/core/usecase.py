@@ -1,0 +1,118 @@
+"""The use case every front end calls: load → act → validate → (render) → commit.
+
+1. `open_sheets` loads each sheet once into its system's typed model, and checks they all
+   belong to one system.
+2. `prepare` parses the action's options once (declared by the system), refuses an action the
+   system does not declare, runs it with an injected dice source, refuses leftover or missing
+   hand-given faces, applies the changes to the documents in memory and re-validates each changed
+   sheet once. Nothing is written yet.
+3. The front end renders the result, then calls `Pending.commit()` (all sheets or none are
+   replaced, each atomically), then prints what it rendered: a failure to render never leaves a
+   changed sheet behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jdr.core.options import ActionSpec, Options, parse_options
+from jdr.core.sheet import SheetDocument
+from jdr.core.system import GameSystem, Loaded, Outcome, SheetChange
+from jdr.dice.source import DiceSource, finish
+from jdr.errors import JdrError, RuleError
+
+AnySystem = GameSystem[Any]
+
+
+def load(system: AnySystem, doc: SheetDocument) -> Loaded[Any]:
+    """Validate once; the typed model travels with the document from here on."""
+    model = system.load(doc)
+    return Loaded(doc, model, system.name_of(model))
+
+
+def open_sheets(paths: Sequence[str | Path]) -> tuple[AnySystem, list[Loaded[Any]]]:
+    """Several sheet files, each read and validated once, all of one system."""
+    from jdr.core.registry import get_system
+
+    if not paths:
+        raise JdrError("aucune fiche donnée")
+    docs = [SheetDocument.load(p) for p in paths]
+    system = get_system(docs[0].system_id)
+    for doc in docs[1:]:
+        other = doc.system_id
+        if other != system.id:
+            raise JdrError(f"les fiches ne sont pas du même système ({system.id} / {other})")
+    return system, [load(system, doc) for doc in docs]
+
+
+def action_spec(system: AnySystem, action: str) -> ActionSpec:
+    spec = system.actions.get(action)
+    if spec is None:
+        supported = ", ".join(sorted(system.actions)) or "aucune"
+        raise RuleError(f"le système « {system.id} » ne joue pas l'action « {action} » "
+                        f"(actions : {supported})")
+    return spec
+
+
+def options(system: AnySystem, action: str, raw: Iterable[str] | Mapping[str, str] | None) -> Options:
+    """`--opt` parsed once, against what the system declares for this action."""
+    return parse_options(action_spec(system, action), raw or [], system.id)
+
+
+@dataclass
+class Pending:
+    """An action done in memory: its outcome, and the validated sheets waiting to be written."""
+
+    outcome: Outcome
+    docs: tuple[SheetDocument, ...]
+    before: tuple[tuple[SheetChange, Any], ...] = ()
+    committed: bool = False
+
+    @property
+    def result(self) -> Any:
+        return self.outcome.result
+
+    def commit(self) -> None:
+        """Write every changed sheet (each atomically). Call after rendering succeeded."""
+        if self.committed:
+            raise JdrError("action déjà enregistrée")
+        for doc in self.docs:
+            doc.save()
+        self.committed = True
+
+
+def prepare(system: AnySystem, action: str, run: Callable[[DiceSource | None], Outcome],
+            source: DiceSource | None = None, dry_run: bool = False) -> Pending:
+    """Run one declared action and validate its changes; nothing is written (see `commit`)."""
+    spec = action_spec(system, action)
+    outcome = run(source if spec.rolls else None)
+    if source is not None:
+        finish(source)
+    if dry_run or not outcome.changes:
+        return Pending(outcome, ())
+    return Pending(outcome, *apply_changes(system, outcome.changes))
+
+
+def apply_changes(system: AnySystem, changes: Sequence[SheetChange]
+                  ) -> tuple[tuple[SheetDocument, ...], tuple[tuple[SheetChange, Any], ...]]:
+    """Apply in memory, recording each value before; validate every changed sheet once."""
+    docs: dict[int, SheetDocument] = {}
+    before: list[tuple[SheetChange, Any]] = []
+    for change in changes:
+        before.append((change, change.current()))
+        change.apply()
+        docs[id(change.doc)] = change.doc
+    for doc in docs.values():
+        system.load(doc)
+    return tuple(docs.values()), tuple(before)
+
+
+def same_character(a: Loaded[Any], b: Loaded[Any]) -> bool:
+    """Two handles on one sheet (same file, even through another path or a link)."""
+    try:
+        return Path(a.doc.path).resolve() == Path(b.doc.path).resolve()
+    except OSError:
+        return False

@@ -1,0 +1,251 @@
+"""French text for every result type: styled spans, printed with colours by rich on a terminal and
+as plain unwrapped lines when piped. Rule ids appear only in detail mode (`--detail`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from jdr.core.check import CheckResult, Odds
+from jdr.core.contest import ContestResult
+from jdr.core.initiative import Order
+from jdr.core.results import (
+    AttackReport,
+    Line,
+    Notes,
+    Purchase,
+    Report,
+    SheetView,
+)
+from jdr.dice.notation import Die, RollResult
+from jdr.render.safe import clean
+
+Span = tuple[str, str]  # (text, rich style or "")
+Styled = list[Span]
+
+OK, BAD, CRIT, DIM, HEAD = "bold green", "bold red", "bold magenta", "dim", "bold"
+
+
+def percent(p: Fraction | float | None) -> str:
+    """One percent format everywhere: `40,0 %`."""
+    if p is None:
+        return "—"
+    return f"{float(p) * 100:.1f} %".replace(".", ",")
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def die_text(d: Die) -> str:
+    text = str(d.face)
+    if d.note == "explosé":
+        text += "!"
+    return text if d.kept else f"~{text}~"
+
+
+def dice_text(dice: Sequence[Die]) -> str:
+    return ", ".join(die_text(d) for d in dice)
+
+
+class TextRenderer:
+    """Builds styled lines; `detail` adds rule ids."""
+
+    def __init__(self, detail: bool = False, cleaner: Callable[[str], str] = clean) -> None:
+        self.detail = detail
+        self.c = cleaner
+        self.lines: list[Styled] = []
+
+    # -- helpers
+    def rule(self, rule: str) -> str:
+        return f" [{self.c(rule)}]" if self.detail and rule else ""
+
+    def add(self, *spans: Span | str) -> None:
+        self.lines.append([s if isinstance(s, tuple) else (s, "") for s in spans])
+
+    def note_lines(self, notes: Sequence[Line | str], indent: str = "  · ") -> None:
+        for n in notes:
+            if isinstance(n, Line):
+                self.add(indent + self.c(n.text) + self.rule(n.rule))
+            else:
+                self.add(indent + self.c(n))
+
+    # -- dispatch
+    def render(self, result: Any, indent: str = "") -> None:
+        for kind, method in _DISPATCH:
+            if isinstance(result, kind):
+                getattr(self, method)(result, indent)
+                return
+        raise TypeError(f"pas de rendu texte pour {type(result).__name__}")
+
+    def roll(self, r: RollResult, indent: str) -> None:
+        spans: list[Span | str] = [f"{indent}{self.c(r.expression)} → {self.c(r.detail())} = ",
+                                   (str(r.total), HEAD)]
+        if r.success is not None:
+            spans.append(" : ")
+            spans.append(("réussite", OK) if r.success else ("échec", BAD))
+        self.add(*spans)
+
+    def verdict(self, success: bool | None, critical: str | None) -> list[Span | str]:
+        spans: list[Span | str] = []
+        if success is not None:
+            spans += [" → ", ("RÉUSSITE", OK) if success else ("ÉCHEC", BAD)]
+        if critical == "success":
+            spans.append((" (réussite critique)", CRIT))
+        elif critical == "failure":
+            spans.append((" (échec critique)", CRIT))
+        return spans
+
+    def check(self, r: CheckResult, indent: str) -> None:
+        mods = " ".join(f"{_signed(m.value)} ({self.c(m.reason)}{self.rule(m.rule)})"
+                        for m in r.modifiers)
+        who = f"{self.c(r.who)} — " if r.who and r.who not in r.label else ""
+        spans: list[Span | str] = [f"{indent}{who}{self.c(r.label)}{self.rule(r.rule)} : dés [",
+                                   (dice_text(r.dice), HEAD), "]"]
+        if mods:
+            spans.append(" " + mods)
+        spans += [" = ", (str(r.total), HEAD)]
+        if r.threshold is not None:
+            spans.append(f" contre seuil {r.threshold}")
+        spans += self.verdict(r.success, r.critical)
+        if r.margin is not None and r.threshold is not None:
+            spans.append(f", marge {_signed(r.margin)}")
+        self.add(*spans)
+        self.note_lines(r.notes, indent + "  · ")
+
+    def contest(self, r: ContestResult, indent: str) -> None:
+        for n, (a, b) in enumerate(r.rounds, start=1):
+            self.add(f"{indent}manche {n} (égalité, on relance) :")
+            self.check(a, indent + "  ")
+            self.check(b, indent + "  contre ")
+        self.check(r.actor, indent)
+        self.check(r.opponent, indent + "contre ")
+        names = {"actor": self.c(r.actor.who or r.actor.label),
+                 "opponent": self.c(r.opponent.who or r.opponent.label)}
+        if r.winner == "nobody":
+            spans: list[Span | str] = [f"{indent}→ ", ("personne ne l'emporte", BAD)]
+        else:
+            spans = [f"{indent}→ ", ("RÉUSSITE" if r.success else "ÉCHEC", OK if r.success else BAD),
+                     f" : {names[r.winner]} l'emporte"]
+        if r.tie:
+            spans.append(" (égalité)")
+        spans.append(f", écart {_signed(r.margin)}{self.rule(r.rule)}")
+        self.add(*spans)
+        self.note_lines(r.notes, indent + "  · ")
+
+    def odds(self, o: Odds, indent: str) -> None:
+        head = f"{indent}Chances : {self.c(o.label)}"
+        if o.threshold is not None:
+            head += f" (seuil {o.threshold})"
+        self.add((head + self.rule(o.rule), HEAD))
+        rows: list[tuple[str, Fraction | None]] = []
+        if o.success is not None:
+            rows.append(("réussite" if o.opponent_wins is None else "l'acteur l'emporte", o.success))
+        if o.opponent_wins is not None:
+            rows.append(("l'adversaire l'emporte", o.opponent_wins))
+        if o.nobody:
+            rows.append(("personne", o.nobody))
+        if o.tie is not None:
+            rows.append(("égalité des totaux", o.tie))
+        rows.append(("réussite critique", o.critical_success))
+        rows.append(("échec critique", o.critical_failure))
+        rows.extend((self.c(label), p) for _, label, p in o.extra)
+        width = max(len(label) for label, _ in rows)
+        for label, p in rows:
+            self.add(f"{indent}  {label:<{width}}  ", (percent(p), HEAD))
+        self.add(f"{indent}  {'moyenne':<{width}}  {float(o.mean):.2f}".replace(".", ","))
+        self.note_lines(o.notes, indent + "  · ")
+        if o.distribution:
+            self.add(f"{indent}  distribution des totaux :")
+            top = max(float(p) for _, p in o.distribution) or 1.0
+            pad = max(len(str(t)) for t, _ in o.distribution)
+            for total, p in o.distribution:
+                bar = "█" * round(float(p) / top * 30)
+                self.add(f"{indent}  {total:>{pad}} {percent(p):>7} ", (bar, "cyan"))
+
+    def order(self, o: Order, indent: str) -> None:
+        self.add((f"{indent}Ordre d'{self.c(o.score_label)}{self.rule(o.rule)}", HEAD))
+        for rank, e in enumerate(o.entries, start=1):
+            extra = ""
+            if e.check is not None:
+                extra = f" (dés [{dice_text(e.check.dice)}])"
+            if e.tiebreaks:
+                extra += " ; " + ", ".join(f"{self.c(k)} {v}" for k, v in e.tiebreaks)
+            if e.rolloffs:
+                extra += " ; départage " + ", ".join(str(f) for f in e.rolloffs)
+            self.add(f"{indent}  {rank}. ", (self.c(e.name), HEAD), f" : {e.score}{extra}")
+        self.note_lines(o.notes, indent + "  · ")
+
+    def attack(self, r: AttackReport, indent: str) -> None:
+        weapon = f" ({self.c(r.weapon)})" if r.weapon else ""
+        self.add((f"{indent}{self.c(r.attacker)} attaque {self.c(r.defender)}{weapon}"
+                  f"{self.rule(r.rule)}", HEAD))
+        for step in r.steps:
+            self.render(step, indent + "  ")
+        self.add(f"{indent}  → ", ("TOUCHÉ", OK) if r.hit else ("RATÉ", BAD),
+                 *([(" (critique)", CRIT)] if r.critical == "success" else []))
+        if r.location is not None:
+            loc = r.location
+            dice = f" (dés [{dice_text(loc.dice)}])" if loc.dice else ""
+            self.add(f"{indent}  localisation : {loc.total}{dice} → {self.c(loc.zone)}")
+            self.note_lines(loc.detail, indent + "    · ")
+        for dmg in r.damage:
+            self.add(f"{indent}  dégâts : {self.c(dmg.formula)} dés [{dice_text(dmg.dice)}] = {dmg.total}"
+                     f", protection {dmg.protection}, subis ", (str(dmg.suffered), HEAD))
+            self.note_lines(dmg.detail, indent + "    · ")
+        if r.health is not None:
+            h = r.health
+            unit = "PV" if h.unit == "pv" else "blessures"
+            top = f"/{h.max}" if h.max is not None else ""
+            self.add(f"{indent}  {unit} de {self.c(r.defender)} : {h.before}{top} → ",
+                     (f"{h.after}{top}", HEAD))
+        if r.state is not None:
+            style = BAD if r.state.after != "debout" else ""
+            self.add(f"{indent}  état : {self.c(r.state.before)} → ", (self.c(r.state.after), style))
+        self.note_lines(r.notes, indent + "  · ")
+
+    def sheet(self, v: SheetView, indent: str) -> None:
+        self.add((f"{indent}Fiche {self.c(v.system)} : {self.c(v.name)}", HEAD))
+        width = max((len(self.c(r.label)) for s in v.sections for r in s.rows), default=0)
+        for section in v.sections:
+            self.add((f"{indent}{self.c(section.title)}", "underline"))
+            for row in section.rows:
+                text = row.text or ("—" if row.value is None else str(row.value))
+                self.add(f"{indent}  {self.c(row.label):<{width}}  {self.c(text)}{self.rule(row.rule)}")
+        self.note_lines(v.notes, indent + "  · ")
+
+    def purchase(self, p: Purchase, indent: str) -> None:
+        self.add((f"{indent}{self.c(p.name)} : {self.c(p.what)} {p.before} → {p.after}"
+                  f"{self.rule(p.rule)}", HEAD))
+        self.add(f"{indent}  coût {p.cost} XP ; XP {p.xp_before} → {p.xp_after}")
+        self.note_lines(p.notes, indent + "  · ")
+
+    def notes(self, n: Notes, indent: str) -> None:
+        self.add((f"{indent}{self.c(n.title)}{self.rule(n.rule)}", HEAD))
+        self.note_lines(n.lines, indent + "  · ")
+
+    def report(self, r: Report, indent: str) -> None:
+        self.add((f"{indent}{self.c(r.title)}{self.rule(r.rule)}", HEAD))
+        for part in r.parts:
+            self.render(part, indent + "  ")
+        self.note_lines(r.notes, indent + "  · ")
+
+
+_DISPATCH: tuple[tuple[type, str], ...] = (
+    (RollResult, "roll"), (CheckResult, "check"), (ContestResult, "contest"), (Odds, "odds"),
+    (Order, "order"), (AttackReport, "attack"), (SheetView, "sheet"), (Purchase, "purchase"),
+    (Notes, "notes"), (Report, "report"),
+)
+
+
+def styled(result: Any, detail: bool = False) -> list[Styled]:
+    r = TextRenderer(detail)
+    r.render(result)
+    return r.lines
+
+
+def to_text(result: Any, detail: bool = False) -> str:
+    """Plain French text, one result line per line, never wrapped."""
+    return "\n".join("".join(t for t, _ in line) for line in styled(result, detail))
