@@ -8,16 +8,18 @@ from typing import Any
 
 import pytest
 
-from jdr.systems.cydonia.demo import ELFE_B, NAIN_A
-
 
 @pytest.fixture
 def nain() -> dict[str, Any]:
+    from jdr.systems.cydonia.demo import NAIN_A
+
     return copy.deepcopy(NAIN_A)
 
 
 @pytest.fixture
 def elfe() -> dict[str, Any]:
+    from jdr.systems.cydonia.demo import ELFE_B
+
     return copy.deepcopy(ELFE_B)
 
 

@@ -52,3 +52,33 @@ def test_missing_and_not_a_mapping(tmp_path: Path) -> None:
     path.write_text("- 1\n- 2\n", encoding="utf-8")
     with pytest.raises(SheetError, match="table"):
         SheetDocument.load(path)
+
+
+@pytest.mark.parametrize("name, fragment", [
+    ("x" * 300 + ".yaml", "trop long"),
+    ("a\x00b.yaml", "caractère nul"),
+])
+def test_unreadable_paths_are_one_french_line(tmp_path: Path, name: str, fragment: str) -> None:
+    with pytest.raises(SheetError, match=fragment) as info:
+        SheetDocument.load(tmp_path / name)
+    message = info.value.message
+    assert "\n" not in message and "\x00" not in message and len(message) < 300
+
+
+def test_folder_binary_and_too_big(tmp_path: Path) -> None:
+    with pytest.raises(SheetError, match="dossier"):
+        SheetDocument.load(tmp_path)
+    binary = tmp_path / "b.yaml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(SheetError, match="UTF-8"):
+        SheetDocument.load(binary)
+    big = tmp_path / "big.yaml"
+    big.write_text("a: " + "x" * 1_000_001 + "\n", encoding="utf-8")
+    with pytest.raises(SheetError, match="trop grande"):
+        SheetDocument.load(big)
+
+
+def test_control_characters_in_path_are_shown_not_obeyed(tmp_path: Path) -> None:
+    with pytest.raises(SheetError) as info:
+        SheetDocument.load(tmp_path / "\x1b[2J.yaml")
+    assert "\x1b" not in info.value.message and "\\x1b" in info.value.message

@@ -17,7 +17,7 @@ def test_keep_highest_shows_every_face() -> None:
     r = roll("2d10kh1+6", FixedSource([8, 3]))
     assert r.total == 14
     assert [(d.face, d.kept) for d in r.dice] == [(8, True), (3, False)]
-    assert "8" in r.render() and "~3~" in r.render()
+    assert r.detail() == "2d10kh1 [8, ~3~] + 6"
 
 
 def test_4d6kh3() -> None:
@@ -121,7 +121,7 @@ def test_valid_expressions_roll_or_raise_our_error(expr: str, seed: int) -> None
     assert isinstance(r.total, int)
     for d in r.dice:
         assert 1 <= d.face <= d.sides
-    assert r.render()
+    assert r.detail()
 
 
 @settings(max_examples=300, deadline=None)
@@ -139,3 +139,46 @@ def test_keep_highest_invariants(n: int, sides: int, k: int, seed: int) -> None:
     assert len(kept) == min(n, k)
     assert kept == sorted((d.face for d in r.dice), reverse=True)[: len(kept)]
     assert r.total == sum(kept)
+
+
+# ------------------------------------------------------------------ ASCII digits, no raw control
+
+
+@pytest.mark.parametrize("text", ["٣d٦", "１d２０", "𝟏d𝟔", "1d6+²", "1d①", "x٣", "1d6+\u0663"])
+def test_only_ascii_digits(text: str) -> None:
+    with pytest.raises(DiceError, match="caractère inattendu"):
+        roll(text, RandomSource(1), {"x": 1})
+
+
+def test_kelvin_sign_is_no_keep_modifier() -> None:
+    """Under IGNORECASE a Unicode regex matches `k` with the Kelvin sign: ours is ASCII."""
+    with pytest.raises(DiceError):
+        roll("4d6\u212ah3", FixedSource([1, 2, 3, 4]))
+
+
+def test_names_may_be_accented() -> None:
+    assert roll("Dextérité+1d6", FixedSource([2]), {"dexterite": 4}).total == 6
+
+
+@pytest.mark.parametrize("text", ["1d6\x1b[2J", "\x1b", "1+\x9b2J", "1d6\n2", "a\u202eb"])
+def test_errors_never_echo_control_characters(text: str) -> None:
+    with pytest.raises(DiceError) as info:
+        roll(text, RandomSource(1), {"a": 1})
+    message = info.value.message
+    assert message.isprintable(), repr(message)
+
+
+@pytest.mark.parametrize("faces", ["²", "①", "٣", "１", "𝟏", "1.0", "-1", "+1", "12345678"])
+def test_faces_ascii_digits_only(faces: str) -> None:
+    with pytest.raises(FacesError, match="--des"):
+        parse_faces(faces)
+
+
+def test_d10_zero_is_ten_by_hand() -> None:
+    """D-ALL.03: a d10 face entered as 0 is 10; on any other die, 0 is refused."""
+    assert parse_faces("0,10") == [0, 10]
+    assert roll("2d10", FixedSource([0, 10])).total == 20
+    assert roll("1d10", FixedSource([0])).dice[0].face == 10
+    for sides in (6, 20, 100):
+        with pytest.raises(FacesError, match="impossible"):
+            roll(f"1d{sides}", FixedSource([0]))

@@ -5,10 +5,10 @@ Every command renders first, then commits the sheets, then prints what it render
 that cannot be produced never leaves a changed sheet behind.
 """
 
-from __future__ import annotations
-
 import sys
 from collections.abc import Callable
+from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,39 +16,54 @@ import typer
 
 from jdr.errors import JdrError
 
-app = typer.Typer(
-    name="jdr",
-    help="Moteur de règles et table de jeu pour jeux de rôle (cydonia, maitrise, dd35, cyd, felins).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+APP_SETTINGS: dict[str, Any] = {
+    "name": "jdr",
+    "help": "Moteur de règles et table de jeu pour jeux de rôle (cydonia, maitrise, dd35, cyd, felins).",
+    "no_args_is_help": True,
+    "add_completion": False,
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+}
+app = typer.Typer(**APP_SETTINGS)
 sheet_app = typer.Typer(help="Fiches de personnage : modèle, vérification, affichage.",
                         no_args_is_help=True, rich_markup_mode=None)
 session_app = typer.Typer(help="Sessions de jeu.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(sheet_app, name="sheet")
 app.add_typer(session_app, name="session")
 
+SEED_MAX = 999_999_999
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Sortie JSON (pour les scripts).")]
-SeedOpt = Annotated[int | None, typer.Option(
-    "--seed", help="Graine (entier de 0 à 999999999) : jets reproductibles.", min=0, max=999_999_999)]
+SeedOpt = Annotated[str | None, typer.Option(
+    "--seed", metavar="GRAINE", help=f"Graine (entier de 0 à {SEED_MAX}) : jets reproductibles.")]
 DesOpt = Annotated[str | None, typer.Option(
-    "--des", help="Faces lancées à la main, dans l'ordre des règles (ex. 8,6 ; voir jdr aide).")]
+    "--des", metavar="FACES",
+    help="Faces lancées à la main, dans l'ordre des règles (ex. 8,6 ; 0 vaut 10 sur un d10 ; "
+         "voir jdr aide).")]
 OptOpt = Annotated[list[str] | None, typer.Option(
-    "--opt", help="Option propre au système, cle=valeur (répétable ; voir jdr aide SYSTEME).")]
-FormatOpt = Annotated[str, typer.Option("--format", help="texte, forum (BBCode) ou json.")]
+    "--opt", metavar="CLE=VALEUR",
+    help="Option propre au système, cle=valeur (répétable ; voir jdr aide SYSTEME).")]
+FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum (BBCode) ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 DryOpt = Annotated[bool, typer.Option("--dry-run", help="Ne modifie aucune fiche.")]
 ContreOpt = Annotated[str | None, typer.Option(
-    "--contre", help="Jet opposé : FICHE ou FICHE:COMPETENCE (par défaut, ce que les règles opposent).")]
+    "--contre", metavar="FICHE[:COMPETENCE]",
+    help="Jet opposé : FICHE ou FICHE:COMPETENCE (par défaut, ce que les règles opposent).")]
 SeuilOpt = Annotated[str | None, typer.Option(
-    "--seuil", help="Seuil : un nombre ou un nom de l'échelle (facile, difficile, ...).")]
-CaracOpt = Annotated[str | None, typer.Option("--carac", help="Caractéristique à utiliser.")]
-BonusOpt = Annotated[str, typer.Option("--bonus", help="Bonus (ou malus si négatif) du MJ, de -1000 à 1000.")]
+    "--seuil", metavar="SEUIL", help="Seuil : un nombre ou un nom de l'échelle (facile, difficile, ...).")]
+CaracOpt = Annotated[str | None, typer.Option("--carac", metavar="CARAC", help="Caractéristique à utiliser.")]
+BonusOpt = Annotated[str, typer.Option(
+    "--bonus", metavar="N", help="Bonus (ou malus si négatif) du MJ, de -1000 à 1000.")]
 ChoixOpt = Annotated[str | None, typer.Option(
-    "--choix", help="Dé gardé au choix du joueur (1, 2, ...) pour un jet à plusieurs dés.")]
-DeOpt = Annotated[str | None, typer.Option("--de", help="Dé choisi (cyd : d10 ou d20).")]
+    "--choix", metavar="N", help="Dé gardé au choix du joueur (1, 2, ...) pour un jet à plusieurs dés.")]
+DeOpt = Annotated[str | None, typer.Option("--de", metavar="DE", help="Dé choisi (cyd : d10 ou d20).")]
+
+
+def _arg(help_text: str, metavar: str) -> Any:
+    return typer.Argument(help=help_text, metavar=metavar, show_default=False)
+
+
+FicheArg = Annotated[Path, _arg("Fiche du personnage (YAML).", "FICHE")]
 
 
 # ------------------------------------------------------------------ helpers
@@ -105,10 +120,10 @@ def _int(value: str | None, where: str, lo: int, hi: int) -> int | None:
     return parse_int(value, where, lo, hi)
 
 
-def _source(seed: int | None, des: str | None) -> Any:
+def _source(seed: str | None, des: str | None) -> Any:
     from jdr.dice.source import make_source
 
-    return make_source(seed, des)
+    return make_source(_int(seed, "--seed", 0, SEED_MAX), des)
 
 
 def _split_contre(value: str) -> tuple[Path, str | None]:
@@ -152,7 +167,7 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
 
 @app.command("roll")
 def roll_cmd(
-    expression: Annotated[str, typer.Argument(help="Expression de dés, ex. 2d10kh1+6.")],
+    expression: Annotated[str, _arg("Expression de dés, ex. 2d10kh1+6.", "EXPRESSION")],
     seed: SeedOpt = None,
     des: DesOpt = None,
     as_json: JsonOpt = False,
@@ -195,8 +210,8 @@ def _check_request(fiche: Path, competence: str, carac: str | None, seuil: str |
 
 @app.command("check")
 def check_cmd(
-    fiche: Annotated[Path, typer.Argument(help="Fiche du personnage (YAML).")],
-    competence: Annotated[str, typer.Argument(help="Compétence, caractéristique ou résistance.")],
+    fiche: FicheArg,
+    competence: Annotated[str, _arg("Compétence, caractéristique ou résistance.", "COMPETENCE")],
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
     contre: ContreOpt = None,
@@ -220,8 +235,8 @@ def check_cmd(
 
 @app.command("odds")
 def odds_cmd(
-    fiche: Annotated[Path, typer.Argument(help="Fiche du personnage (YAML).")],
-    competence: Annotated[str, typer.Argument(help="Compétence, caractéristique ou arme.")],
+    fiche: FicheArg,
+    competence: Annotated[str, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")],
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
     contre: ContreOpt = None,
@@ -244,14 +259,16 @@ def odds_cmd(
 
 @app.command("attack")
 def attack_cmd(
-    attaquant: Annotated[Path, typer.Argument(help="Fiche de l'attaquant.")],
-    defenseur: Annotated[Path, typer.Argument(help="Fiche du défenseur.")],
-    arme: Annotated[str | None, typer.Option("--arme", help="Arme utilisée.")] = None,
+    attaquant: Annotated[Path, _arg("Fiche de l'attaquant.", "ATTAQUANT")],
+    defenseur: Annotated[Path, _arg("Fiche du défenseur.", "DEFENSEUR")],
+    arme: Annotated[str | None, typer.Option("--arme", metavar="ARME", help="Arme utilisée.")] = None,
     defense: Annotated[str | None, typer.Option(
-        "--defense", help="Défense (esquive, bouclier, cac, ... selon le système).")] = None,
-    visee: Annotated[str | None, typer.Option("--visee", help="Zone visée.")] = None,
+        "--defense", metavar="DEFENSE",
+        help="Défense (esquive, bouclier, cac, ... selon le système).")] = None,
+    visee: Annotated[str | None, typer.Option("--visee", metavar="ZONE", help="Zone visée.")] = None,
     critique: Annotated[str | None, typer.Option(
-        "--critique", help="Option de critique (maitrise : rapidite, degats, precision, mj).")] = None,
+        "--critique", metavar="CHOIX",
+        help="Option de critique (maitrise : rapidite, degats, precision, mj).")] = None,
     complete: Annotated[bool, typer.Option("--complete", help="Attaque complète (dd35).")] = False,
     opt: OptOpt = None,
     des: DesOpt = None,
@@ -268,7 +285,8 @@ def attack_cmd(
     out = Output(fmt, as_json, detail)
     system, (a, d) = open_sheets([attaquant, defenseur])
     if same_character(a, d):
-        raise JdrError("un personnage ne peut pas s'attaquer lui-même (même fiche en attaquant et en défenseur)")
+        raise JdrError("un personnage ne peut pas s'attaquer lui-même "
+                       "(même fiche en attaquant et en défenseur)")
     request = AttackRequest(a, d, arme, defense, visee, critique, complete,
                             options(system, "attack", opt))
     _run(system, "attack", lambda src: system.attack(request, src), out, _source(seed, des), dry_run)
@@ -276,9 +294,11 @@ def attack_cmd(
 
 @app.command("xp")
 def xp_cmd(
-    fiche: Annotated[Path, typer.Argument(help="Fiche du personnage.")],
-    competence: Annotated[str | None, typer.Option("--competence", help="Compétence à monter.")] = None,
-    carac: Annotated[str | None, typer.Option("--carac", help="Caractéristique à monter.")] = None,
+    fiche: FicheArg,
+    competence: Annotated[str | None, typer.Option(
+        "--competence", metavar="COMPETENCE", help="Compétence à monter.")] = None,
+    carac: Annotated[str | None, typer.Option(
+        "--carac", metavar="CARAC", help="Caractéristique à monter.")] = None,
     pv: Annotated[bool, typer.Option("--pv", help="Acheter des points de vie.")] = False,
     opt: OptOpt = None,
     dry_run: DryOpt = False,
@@ -309,7 +329,7 @@ def _group(action: str, fiches: list[Path], opt: list[str] | None) -> tuple[Any,
 
 @app.command("initiative")
 def initiative_cmd(
-    fiches: Annotated[list[Path], typer.Argument(help="Fiches des combattants.")],
+    fiches: Annotated[list[Path], _arg("Fiches des combattants.", "FICHES")],
     opt: OptOpt = None,
     des: DesOpt = None,
     seed: SeedOpt = None,
@@ -325,8 +345,8 @@ def initiative_cmd(
 
 @app.command("duel")
 def duel_cmd(
-    a: Annotated[Path, typer.Argument(help="Fiche du provocateur.")],
-    b: Annotated[Path, typer.Argument(help="Fiche du provoqué.")],
+    a: Annotated[Path, _arg("Fiche du provocateur.", "A")],
+    b: Annotated[Path, _arg("Fiche du provoqué.", "B")],
     opt: OptOpt = None,
     des: DesOpt = None,
     seed: SeedOpt = None,
@@ -343,7 +363,7 @@ def duel_cmd(
 
 @session_app.command("new")
 def session_new_cmd(
-    fiches: Annotated[list[Path], typer.Argument(help="Fiches des personnages.")],
+    fiches: Annotated[list[Path], _arg("Fiches des personnages.", "FICHES")],
     dry_run: DryOpt = False,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
@@ -357,9 +377,9 @@ def session_new_cmd(
 
 @sheet_app.command("new")
 def sheet_new_cmd(
-    systeme: Annotated[str, typer.Argument(help="cydonia, maitrise, dd35, cyd ou felins.")],
+    systeme: Annotated[str, _arg("cydonia, maitrise, dd35, cyd ou felins.", "SYSTEME")],
     sortie: Annotated[Path | None, typer.Option(
-        "--sortie", "-o", help="Fichier à écrire (sinon, affichage).")] = None,
+        "--sortie", "-o", metavar="FICHIER", help="Fichier à écrire (sinon, affichage).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Écrit un modèle de fiche commenté."""
@@ -372,16 +392,21 @@ def sheet_new_cmd(
     if sortie is None:
         _print_plain(dumps({"system": system.id, "template": text}) if as_json else text.rstrip("\n"))
         return
-    if sortie.exists():
-        raise JdrError(f"{sortie} existe déjà : je n'écrase pas une fiche")
-    write_atomic(sortie, text)
+    from jdr.core.sheet import os_reason, shown_path
+
+    try:
+        if sortie.exists():
+            raise JdrError(f"{shown_path(sortie)} existe déjà : je n'écrase pas une fiche")
+        write_atomic(sortie, text)
+    except (OSError, ValueError) as exc:
+        raise JdrError(f"--sortie {shown_path(sortie)} : écriture impossible ({os_reason(exc)})") from None
     _print_plain(dumps({"system": system.id, "path": str(sortie)}) if as_json
-                 else f"Fiche {system.id} écrite : {sortie}")
+                 else f"Fiche {system.id} écrite : {shown_path(sortie)}")
 
 
 @sheet_app.command("check")
 def sheet_check_cmd(
-    fiche: Annotated[Path, typer.Argument(help="Fiche à vérifier.")],
+    fiche: Annotated[Path, _arg("Fiche à vérifier.", "FICHE")],
     creation: Annotated[bool, typer.Option(
         "--creation", help="Vérifie aussi les règles de création (budgets).")] = False,
     as_json: JsonOpt = False,
@@ -415,7 +440,7 @@ def sheet_check_cmd(
 
 @sheet_app.command("show")
 def sheet_show_cmd(
-    fiche: Annotated[Path, typer.Argument(help="Fiche à afficher.")],
+    fiche: Annotated[Path, _arg("Fiche à afficher.", "FICHE")],
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
@@ -430,7 +455,7 @@ def sheet_show_cmd(
 
 @app.command("aide")
 def aide_cmd(
-    systeme: Annotated[str, typer.Argument(help="cydonia, maitrise, dd35, cyd ou felins.")],
+    systeme: Annotated[str, _arg("cydonia, maitrise, dd35, cyd ou felins.", "SYSTEME")],
     as_json: JsonOpt = False,
 ) -> None:
     """Aide d'un système : caractéristiques, compétences, seuils, défenses, options, ordre des dés."""
@@ -441,7 +466,7 @@ def aide_cmd(
 
 @app.command("demo")
 def demo_cmd(
-    systeme: Annotated[str, typer.Argument(help="Système (cydonia par défaut).")] = "cydonia",
+    systeme: Annotated[str, _arg("Système (cydonia par défaut).", "SYSTEME")] = "cydonia",
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
@@ -457,9 +482,9 @@ def demo_cmd(
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from jdr import __version__
 
-        _print_plain(f"jdr {version('jdr')}")
+        _print_plain(f"jdr {__version__}")
         raise typer.Exit(0)
 
 
@@ -471,48 +496,88 @@ def main_callback(
     """Moteur de règles et table de jeu pour jeux de rôle (cydonia, maitrise, dd35, cyd, felins)."""
 
 
+def _only(name: str) -> typer.Typer | None:
+    """A copy of `app` holding the one command (or group) `name`, or None if there is none."""
+    chosen = [c for c in app.registered_commands if c.name == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not chosen and not groups:
+        return None
+    one = typer.Typer(**APP_SETTINGS)
+    one.registered_commands = chosen
+    one.registered_groups = groups
+    one.registered_callback = app.registered_callback
+    return one
+
+
+@cache
+def command(name: str | None = None) -> Any:
+    """The click command tree, built once per process: French help, plain conversions.
+
+    With `name` (the first argument), only that command is built: typer reads the signature of
+    every command it builds, and a `jdr roll` has no use for the fourteen others. Help, typos
+    and suggestions (`jdr rol`) get the whole tree."""
+    from jdr.cli import french, params
+
+    source = (_only(name) if name else None) or app
+    return params.install(french.install(typer.main.get_command(source)))
+
+
+def _wants_json(args: list[str]) -> bool:
+    if "--json" in args or "--format=json" in args:
+        return True
+    return any(a == "--format" and b == "json" for a, b in pairwise(args))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI in process; return the exit code. French errors on one line, exit code 2;
-    under `--json`, the error is `{"error": "..."}` on stdout."""
-    from jdr.cli.french import install
+    under `--json` (or `--format json`), the error is `{"error": "..."}` on stdout."""
+    from typer._click.exceptions import NoArgsIsHelpError
 
     args = list(sys.argv[1:] if argv is None else argv)
-    wants_json = "--json" in args
-    install()
+    wants_json = _wants_json(args)
     try:
-        code = app(args=args, prog_name="jdr", standalone_mode=False)
+        name = args[0] if args and not args[0].startswith("-") else None
+        code = command(name).main(args=args, prog_name="jdr", standalone_mode=False)
         return code if isinstance(code, int) else 0
     except JdrError as exc:
-        return _error(exc.message, wants_json, exc.exit_code)
+        return _error(exc, wants_json, exc.exit_code)
     except typer.Exit as exc:
         return int(exc.exit_code)
-    except typer.Abort:
-        sys.stderr.write("Interrompu.\n")
-        return 130
-    except KeyboardInterrupt:
+    except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("Interrompu.\n")
         return 130
     except BrokenPipeError:
         return 141
+    except NoArgsIsHelpError as exc:  # `jdr`, `jdr sheet`: the help, as asked
+        _print_plain(exc.ctx.get_help())
+        return 0
+    except OSError as exc:
+        from jdr.core.sheet import os_reason
+
+        return _error(JdrError(f"erreur système : {os_reason(exc)}"), wants_json, 2)
     except Exception as exc:
         from jdr.cli.french import usage_message
 
         message = usage_message(exc)
         if message is None:
             raise
-        return _error(message, wants_json, 2)
+        return _error(JdrError(message), wants_json, 2)
 
 
-def _error(message: str, wants_json: bool, code: int) -> int:
+def _error(exc: JdrError, wants_json: bool, code: int) -> int:
+    """One line `Erreur : ...` on stderr (a sheet's problems follow, one per line), or JSON."""
+    from jdr.errors import SheetError
     from jdr.render.safe import clean
 
+    problems = exc.problems if isinstance(exc, SheetError) else []
+    head = exc.message.split("\n", 1)[0] if problems else exc.message
     if wants_json:
         from jdr.render.json import error
 
-        sys.stdout.write(error(message) + "\n")
+        sys.stdout.write(error(clean(head)) + "\n")
     else:
-        lines = message.split("\n")
-        sys.stderr.write("Erreur : " + "\n".join(clean(line) for line in lines) + "\n")
+        lines = [f"Erreur : {clean(head)}"] + [f"  - {clean(p)}" for p in problems]
+        sys.stderr.write("\n".join(lines) + "\n")
     return code
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
+from jdr.core.results import Line
 from jdr.dice.notation import Die
 from jdr.dice.source import DiceSource
 
@@ -42,13 +43,16 @@ class Verdict:
     success: bool | None
     critical: Critical = None
     margin: int | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[str | Line, ...] = ()
+    stats: tuple[tuple[str, int], ...] = ()  # per-outcome values, added to the check's stats
 
 
 class NaturalRoll:
-    """How the dice of a check give their natural value. Subclasses define both ways."""
+    """How the dice of a check give their natural value. Subclasses define both ways.
+    `rolls` is False for a value with no die (a passive value, a defender who cannot act)."""
 
     label: str = ""
+    rolls: bool = True
 
     def roll(self, source: DiceSource) -> tuple[Natural, tuple[Die, ...]]:
         raise NotImplementedError
@@ -140,9 +144,11 @@ class CheckResult:
     critical: Critical
     margin: int | None
     rule: str = ""
-    notes: tuple[str, ...] = ()
+    notes: tuple[str | Line, ...] = ()
     who: str = ""
     stats: tuple[tuple[str, int], ...] = ()
+    rolled: bool = True  # False: a value with no die (passive)
+    threshold_label: str = "seuil"  # how the threshold reads ("marge minimale" in maitrise)
 
 
 @dataclass(frozen=True)
@@ -157,6 +163,7 @@ class Check:
     rule: str = ""
     who: str = ""
     stats: tuple[tuple[str, int], ...] = ()
+    threshold_label: str = "seuil"
 
     @property
     def bonus(self) -> int:
@@ -169,7 +176,8 @@ class Check:
             label=self.label, total=total, natural=natural, dice=dice,
             modifiers=self.modifiers, threshold=self.threshold, success=verdict.success,
             critical=verdict.critical, margin=verdict.margin, rule=self.rule,
-            notes=verdict.notes, who=self.who, stats=self.stats,
+            notes=verdict.notes, who=self.who, stats=self.stats + verdict.stats,
+            rolled=self.natural.rolls, threshold_label=self.threshold_label,
         )
 
     def roll(self, source: DiceSource) -> CheckResult:
@@ -204,7 +212,7 @@ class Odds:
     nobody: Fraction | None = None
     tie: Fraction | None = None
     rule: str = ""
-    notes: tuple[str, ...] = ()
+    notes: tuple[str | Line, ...] = ()
     extra: tuple[tuple[str, str, Fraction], ...] = field(default=())  # (json key, French label, p)
 
     @property

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Literal
 
 from jdr.core.check import Check, CheckResult, Odds
+from jdr.core.results import Line
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 
@@ -36,7 +37,7 @@ def _key(result: CheckResult, key: str) -> int:
     if key == "critical":
         return _CRITICAL[result.critical]
     if key == "rolled":
-        return 1 if result.dice else 0
+        return 1 if result.rolled else 0
     if key.startswith("stat:"):
         return dict(result.stats).get(key[5:], 0)
     raise ValueError(f"critère de jet opposé inconnu : {key}")
@@ -93,8 +94,9 @@ class ContestResult:
     winner: Winner
     tie: bool
     rounds: tuple[tuple[CheckResult, CheckResult], ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[str | Line, ...] = ()
     rule: str = ""
+    gap: int | None = None  # difference on the main criterion (totals, or margins)
 
     @property
     def success(self) -> bool:
@@ -102,6 +104,8 @@ class ContestResult:
 
     @property
     def margin(self) -> int:
+        if self.gap is not None:
+            return self.gap
         return self.actor.total - self.opponent.total
 
     @property
@@ -122,9 +126,12 @@ class Contest:
         winner, index, note = self.rule.decide(a, b)
         if winner is None:  # only when rolling stops at the bound
             raise RuleError(f"jet opposé : toujours à égalité après {self.rule.max_rerolls} relances")
-        tie = index == -1 or index > self.rule.primary()
-        notes = (note,) if note and (tie or index != self.rule.primary()) else ()
-        return ContestResult(a, b, winner, tie, rounds, notes, self.rule.rule)
+        primary = self.rule.primary()
+        tie = index == -1 or index > primary
+        notes = (note,) if note and (tie or index != primary) else ()
+        key = self.rule.criteria[primary].key if self.rule.criteria else "total"
+        gap = _key(a, key) - _key(b, key) if key in ("total", "margin") else None
+        return ContestResult(a, b, winner, tie, rounds, notes, self.rule.rule, gap)
 
     def roll(self, source: DiceSource,
              between: Callable[[CheckResult, CheckResult], tuple[Check, Check]] | None = None

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from jdr.core.check import CheckResult
+from jdr.core.results import Line
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 
@@ -61,7 +62,7 @@ class Order:
     rolloffs: tuple[RollOff, ...]
     rule: str = ""
     score_label: str = "initiative"
-    notes: tuple[str, ...] = ()
+    notes: tuple[Line, ...] = ()
 
     @property
     def names(self) -> list[str]:

@@ -65,7 +65,7 @@ class Damage:
 class Location:
     """Where a blow lands (location tables): the roll's total and the zone's name."""
 
-    total: int
+    total: int | None  # None: a zone chosen, not rolled
     zone: str
     dice: tuple[Die, ...] = ()
     detail: tuple[Line, ...] = ()
@@ -154,7 +154,31 @@ class Report:
     rule: str = ""
 
 
+@dataclass(frozen=True)
+class CombatantView:
+    """One line of the encounter table."""
+
+    name: str
+    score: int
+    state: str
+    health: Health | None = None  # `after` is the current value
+    conditions: tuple[str, ...] = ()
+    acted: bool = False
+
+
+@dataclass(frozen=True)
+class EncounterView:
+    """`jdr combat`: the order, the round, whose turn it is, everyone's health and state."""
+
+    round: int
+    current: str | None
+    order: tuple[CombatantView, ...]
+    ended: bool = False
+    notes: tuple[Line, ...] = ()
+    events: tuple[Result, ...] = ()  # what the rules did on this step (wake-up roll, ...)
+
+
 Result = Union[
     "RollResult", "CheckResult", "ContestResult", "Odds", "Order", AttackReport, SheetView,
-    Purchase, Notes, Report,
+    Purchase, Notes, Report, EncounterView,
 ]

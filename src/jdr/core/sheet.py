@@ -176,6 +176,44 @@ def to_plain(value: Any) -> Any:
     return value
 
 
+MAX_SHEET_BYTES = 1_000_000
+
+_OS_REASONS = {
+    "ENAMETOOLONG": "nom de fichier ou chemin trop long",
+    "EACCES": "permission refusée",
+    "EPERM": "opération non permise",
+    "ENOTDIR": "un élément du chemin n'est pas un dossier",
+    "ELOOP": "trop de liens symboliques",
+    "EISDIR": "c'est un dossier",
+    "ENOENT": "fichier introuvable",
+    "EIO": "erreur d'entrée-sortie",
+    "ENOSPC": "disque plein",
+    "EROFS": "système de fichiers en lecture seule",
+    "EEXIST": "le fichier existe déjà",
+}
+
+
+def os_reason(exc: BaseException) -> str:
+    """A system error in French (the OS's own `strerror` is English): what went wrong."""
+    if isinstance(exc, ValueError):  # e.g. "embedded null byte"
+        return "caractère nul ou invalide dans le chemin"
+    code = getattr(exc, "errno", None)
+    import errno as errno_names
+
+    name = errno_names.errorcode.get(code, "") if isinstance(code, int) else ""
+    return _OS_REASONS.get(name, f"erreur système {name or code}")
+
+
+def shown_path(path: str | Path, limit: int = 120) -> str:
+    """A path as a person reads it in a message: control characters shown, long paths cut."""
+    from jdr.render.safe import clean
+
+    text = str(path)
+    if len(text) > limit:
+        text = text[: limit // 2] + "…" + text[-limit // 2 :]
+    return clean(text)
+
+
 class SheetDocument:
     """A sheet file as the person wrote it, ready to be updated in place."""
 
@@ -185,23 +223,30 @@ class SheetDocument:
 
     @classmethod
     def load(cls, path: str | Path) -> SheetDocument:
+        """Read a sheet file; every failure is one French `SheetError` naming the file (a path
+        too long, a NUL byte, no permission, a folder, not UTF-8, ...), never an OSError."""
         p = Path(path)
-        if not p.exists():
-            raise SheetError(f"fiche introuvable : {p}")
-        if p.is_dir():
-            raise SheetError(f"{p} est un dossier, pas une fiche")
         try:
-            text = p.read_text(encoding="utf-8")
+            if p.is_dir():
+                raise SheetError(f"{shown_path(p)} est un dossier, pas une fiche")
+            with p.open("rb") as handle:
+                raw = handle.read(MAX_SHEET_BYTES + 1)
+        except FileNotFoundError:
+            raise SheetError(f"fiche introuvable : {shown_path(p)}") from None
+        except (OSError, ValueError) as exc:
+            raise SheetError(f"{shown_path(p)} : lecture impossible ({os_reason(exc)})") from None
+        if len(raw) > MAX_SHEET_BYTES:
+            raise SheetError(f"{shown_path(p)} : fiche trop grande (plus de 1 Mo)")
+        try:
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise SheetError(f"{p} : le fichier n'est pas du texte UTF-8") from None
-        except OSError as exc:
-            raise SheetError(f"{p} : lecture impossible ({exc.strerror})") from None
+            raise SheetError(f"{shown_path(p)} : le fichier n'est pas du texte UTF-8") from None
         return cls.from_text(text, p)
 
     @classmethod
     def from_text(cls, text: str, path: Path) -> SheetDocument:
-        if len(text) > 1_000_000:
-            raise SheetError(f"{path} : fiche trop grande (plus de 1 Mo)")
+        if len(text) > MAX_SHEET_BYTES:
+            raise SheetError(f"{shown_path(path)} : fiche trop grande (plus de 1 Mo)")
         from ruamel.yaml.error import YAMLError
 
         try:
@@ -210,9 +255,9 @@ class SheetDocument:
             mark = getattr(exc, "problem_mark", None)
             where = f" ligne {mark.line + 1}, colonne {mark.column + 1}" if mark else ""
             problem = getattr(exc, "problem", None) or "syntaxe invalide"
-            raise SheetError(f"{path} :{where} : YAML invalide ({problem})") from None
+            raise SheetError(f"{shown_path(path)} :{where} : YAML invalide ({problem})") from None
         if not isinstance(data, Mapping):
-            raise SheetError(f"{path} : une fiche doit être une table YAML (clé: valeur)")
+            raise SheetError(f"{shown_path(path)} : une fiche doit être une table YAML (clé: valeur)")
         return cls(path, data)
 
     @property

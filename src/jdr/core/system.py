@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from jdr.core.options import NO_OPTIONS, ActionSpec, Options
 from jdr.core.sheet import SheetDocument
@@ -19,7 +19,8 @@ from jdr.errors import RuleError
 
 if TYPE_CHECKING:
     from jdr.core.check import Odds
-    from jdr.core.results import Result, SheetView
+    from jdr.core.encounter import EncounterState
+    from jdr.core.results import Health, Line, Report, Result, SheetView
     from jdr.core.threshold import Ladder
 
 S = TypeVar("S")
@@ -82,6 +83,25 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Question:
+    """A choice the rules let a player make after seeing the dice (keep the other die, use a
+    prédilection, a critical's option ...). `default` is taken when nobody can be asked."""
+
+    prompt: str
+    choices: tuple[str, ...]
+    default: str
+    shown: Result | None = None
+
+
+class Chooser(Protocol):
+    def __call__(self, question: Question) -> str: ...
+
+
+def default_choice(question: Question) -> str:
+    return question.default
+
+
+@dataclass(frozen=True)
 class CheckRequest(Generic[S]):
     """`jdr check` / `jdr odds`. `opponent_skill=None`: what the rules oppose by default."""
 
@@ -95,6 +115,7 @@ class CheckRequest(Generic[S]):
     choice: int | None = None
     die: str | None = None
     options: Options = NO_OPTIONS
+    chooser: Chooser = default_choice
 
 
 @dataclass(frozen=True)
@@ -107,6 +128,7 @@ class AttackRequest(Generic[S]):
     critical: str | None = None
     full: bool = False
     options: Options = NO_OPTIONS
+    chooser: Chooser = default_choice
 
 
 @dataclass(frozen=True)
@@ -124,6 +146,25 @@ class GroupRequest(Generic[S]):
 
     sheets: tuple[Loaded[S], ...]
     options: Options = NO_OPTIONS
+
+
+@dataclass(frozen=True)
+class RuleRequest(Generic[S]):
+    """A rule of the system's own (torture, négociation, soigner, ...): its characters, in the
+    order the rule names them, and its options."""
+
+    sheets: tuple[Loaded[S], ...]
+    options: Options = NO_OPTIONS
+    chooser: Chooser = default_choice
+
+
+@dataclass(frozen=True)
+class TurnRequest(Generic[S]):
+    """The start of one character's turn in an encounter (or of a new round: `sheet` is None)."""
+
+    encounter: EncounterState
+    sheet: Loaded[S] | None
+    everyone: tuple[Loaded[S], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -178,7 +219,7 @@ class GameSystem(Generic[S]):
     def check(self, request: CheckRequest[S], source: DiceSource) -> Outcome:
         raise self._unsupported("les jets")
 
-    def odds(self, request: CheckRequest[S]) -> Odds:
+    def odds(self, request: CheckRequest[S]) -> Odds | Report:
         raise self._unsupported("le calcul des chances")
 
     def attack(self, request: AttackRequest[S], source: DiceSource) -> Outcome:
@@ -198,3 +239,36 @@ class GameSystem(Generic[S]):
 
     def demo(self, source: DiceSource) -> Result:
         raise self._unsupported("la démonstration")
+
+    def rule(self, name: str, request: RuleRequest[S], source: DiceSource | None) -> Outcome:
+        """A rule of the system's own, declared in `actions` under `name`."""
+        raise self._unsupported(f"la règle « {name} »")
+
+    def rule_odds(self, name: str, request: RuleRequest[S]) -> Odds:
+        """The exact odds of a rule that is a roll (`jdr regle NOM ... --chances`)."""
+        raise self._unsupported(f"les chances de la règle « {name} »")
+
+    # states and encounters (D-ALL.02)
+    def state(self, sheet: Loaded[S]) -> str:
+        """The character's state: `debout`, `assomme`, `mourant`, `mort`, `inconscient`, `coma`,
+        `en_fuite`, `hors_de_combat`."""
+        return "debout"
+
+    def incapacity(self, sheet: Loaded[S]) -> Line | None:
+        """Why this character cannot act now (French, with the rule id), or None."""
+        return None
+
+    def health(self, sheet: Loaded[S]) -> Health | None:
+        return None
+
+    def conditions(self, sheet: Loaded[S]) -> tuple[str, ...]:
+        """Lasting conditions shown in the encounter table (concentration, prédilection utilisée …)."""
+        return ()
+
+    def turn_start(self, request: TurnRequest[S], source: DiceSource) -> Outcome | None:
+        """What the rules do when `request.sheet`'s turn begins (a wake-up roll, ...)."""
+        return None
+
+    def round_start(self, request: TurnRequest[S], source: DiceSource) -> Outcome | None:
+        """What the rules do when a new round begins (may reorder `request.encounter`)."""
+        return None

@@ -13,7 +13,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,8 +49,11 @@ def open_sheets(paths: Sequence[str | Path]) -> tuple[AnySystem, list[Loaded[Any
     return system, [load(system, doc) for doc in docs]
 
 
+SHOW = ActionSpec("show", "affiche une fiche et ses valeurs dérivées", rolls=False)
+
+
 def action_spec(system: AnySystem, action: str) -> ActionSpec:
-    spec = system.actions.get(action)
+    spec = system.actions.get(action) or (SHOW if action == "show" else None)
     if spec is None:
         supported = ", ".join(sorted(system.actions)) or "aucune"
         raise RuleError(f"le système « {system.id} » ne joue pas l'action « {action} » "
@@ -90,7 +94,7 @@ def prepare(system: AnySystem, action: str, run: Callable[[DiceSource | None], O
     spec = action_spec(system, action)
     outcome = run(source if spec.rolls else None)
     if source is not None:
-        finish(source)
+        finish(source.inner if isinstance(source, Recording) else source)
     if dry_run or not outcome.changes:
         return Pending(outcome, ())
     return Pending(outcome, *apply_changes(system, outcome.changes))
@@ -116,3 +120,113 @@ def same_character(a: Loaded[Any], b: Loaded[Any]) -> bool:
         return Path(a.doc.path).resolve() == Path(b.doc.path).resolve()
     except OSError:
         return False
+
+
+# ------------------------------------------------------------------ recording, stores
+
+
+class Recording:
+    """A dice source that remembers every face it gave (for the journal): random or by hand."""
+
+    __slots__ = ("inner", "rolls")
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+        self.rolls: list[tuple[int, int]] = []
+
+    def roll(self, sides: int) -> int:
+        face = self.inner.roll(sides)
+        self.rolls.append((sides, face))
+        return face
+
+    def finish(self) -> None:
+        finish(self.inner)
+
+    def dice_json(self) -> list[dict[str, int]]:
+        return [{"sides": s, "face": f} for s, f in self.rolls]
+
+
+def changes_json(pending: Pending) -> list[dict[str, Any]]:
+    """Each sheet change with its value before and after (journal, undo)."""
+    out = []
+    for change, before in pending.before:
+        out.append({"character": _doc_name(change.doc), "path": list(change.path),
+                    "pool": change.pool, "before": _plain(before), "after": _plain(change.value)})
+    return out
+
+
+def _doc_name(doc: SheetDocument) -> str:
+    value = doc.data.get("nom") if hasattr(doc.data, "get") else None
+    return str(value) if value is not None else str(doc.path)
+
+
+def _plain(value: Any) -> Any:
+    from jdr.core.sheet import to_plain
+
+    return to_plain(value)
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the journal keeps of one action."""
+
+    actor: str
+    action: str
+    params: dict[str, Any]
+    dice: list[dict[str, int]]
+    result: dict[str, Any]
+    text: str
+    forum: str
+    changes: list[dict[str, Any]]
+    visibility: str = "public"
+    author: str | None = None
+
+
+def record(pending: Pending, actor: str, action: str, params: Mapping[str, Any],
+           source: DiceSource | None, visibility: str = "public", author: str | None = None) -> Record:
+    """Render the result three ways (JSON, French text, forum) for the journal."""
+    from jdr.render.forum import to_forum
+    from jdr.render.json import to_json
+    from jdr.render.text import to_text
+
+    result = pending.result
+    dice = source.dice_json() if isinstance(source, Recording) else []
+    return Record(actor, action, {k: v for k, v in params.items() if v is not None}, dice,
+                  to_json(result), to_text(result), to_forum(result), changes_json(pending),
+                  visibility, author)
+
+
+class Workspace:
+    """Where an action's sheets come from and go back to: loose YAML files, or a campaign."""
+
+    journaled = False
+
+    def open(self, refs: Sequence[str]) -> tuple[AnySystem, list[Loaded[Any]]]:
+        raise NotImplementedError
+
+    def commit(self, pending: Pending, rec: Record | None) -> int | None:
+        raise NotImplementedError
+
+
+class FileWorkspace(Workspace):
+    """Loose sheet files. For an action that writes, every sheet is locked before it is read
+    and until it is written (`jdr.core.files.locked`): parallel commands on one sheet never lose
+    an update."""
+
+    def open(self, refs: Sequence[str]) -> tuple[AnySystem, list[Loaded[Any]]]:
+        return open_sheets(refs)
+
+    def commit(self, pending: Pending, rec: Record | None) -> int | None:
+        pending.commit()
+        return None
+
+
+@contextmanager
+def file_workspace(refs: Sequence[str], write: bool) -> Iterator[FileWorkspace]:
+    from jdr.core.files import locked
+
+    if not write:
+        yield FileWorkspace()
+        return
+    with locked([Path(r) for r in refs]):
+        yield FileWorkspace()

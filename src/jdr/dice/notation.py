@@ -27,9 +27,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from jdr.dice import modifiers
 from jdr.dice.source import DiceSource
 from jdr.errors import DiceError, DiceLimitError
 from jdr.names import normalize
+from jdr.render.safe import clean
 
 MAX_DICE = 1000
 MAX_LENGTH = 1000
@@ -37,17 +39,19 @@ MAX_DEPTH = 50
 MAX_SIDES = 1_000_000
 MAX_NUMBER_DIGITS = 9
 
+# ASCII only (re.ASCII): digits are 0-9, never `٣`, `１` or `𝟏`, and `k` never matches the Kelvin
+# sign under IGNORECASE. Names alone are Unicode letters (`(?u:...)`), checked in `_tokenize`.
 _TOKEN = re.compile(
     r"""\s*(?:
-      (?P<dice>(?P<count>\d+)?d(?P<sides>\d+|%)
-          (?P<mods>(?:(?:kh|kl|dh|dl|k|rr|ro|r|mi|ma|e|!)(?:[<>]?\d+)?)*))
-     |(?P<num>\d+)
-     |(?P<name>[^\W\d]\w*)
+      (?P<dice>(?P<count>[0-9]+)?d(?P<sides>[0-9]+|%)
+          (?P<mods>(?:(?:kh|kl|dh|dl|k|rr|ro|r|mi|ma|e|!)(?:[<>]?[0-9]+)?)*))
+     |(?P<num>[0-9]+)
+     |(?P<name>(?u:[^\W\d]\w*))
      |(?P<op>>=|<=|==|!=|[-+*/()<>])
     )""",
-    re.VERBOSE | re.IGNORECASE,
+    re.VERBOSE | re.IGNORECASE | re.ASCII,
 )
-_MOD = re.compile(r"(kh|kl|dh|dl|k|rr|ro|r|mi|ma|e|!)([<>]?)(\d*)", re.IGNORECASE)
+_MOD = re.compile(r"(kh|kl|dh|dl|k|rr|ro|r|mi|ma|e|!)([<>]?)([0-9]*)", re.IGNORECASE | re.ASCII)
 
 
 # ---------------------------------------------------------------- results
@@ -239,25 +243,6 @@ class Compare(Node):
         return f"{self.left.render(groups)} {self.op} {self.right.render(groups)}"
 
 
-def _matches(face: int, selector: tuple[str, int]) -> bool:
-    kind, n = selector
-    if kind == "<":
-        return face < n
-    if kind == ">":
-        return face > n
-    return face == n
-
-
-def _covers_all(selector: tuple[str, int], sides: int) -> bool:
-    """True when every face 1..sides matches: rerolling or exploding on it would never end."""
-    kind, n = selector
-    if kind == "<":
-        return n > sides
-    if kind == ">":
-        return n < 1
-    return sides == 1 and n == 1
-
-
 class Dice(Node):
     __slots__ = ("count", "mods", "notation", "plain", "sides")
 
@@ -282,7 +267,7 @@ class Dice(Node):
             return value
         dice = [Die(sides, roll(sides)) for _ in range(self.count)]
         for op, kind, n in self.mods:
-            dice = self._apply(ctx, dice, op, kind, n)
+            dice = modifiers.apply(dice, op, kind, n, lambda: self._extra(ctx))
         value = sum(d.face for d in dice if d.kept)
         ctx.groups.append(DiceGroup(self.notation, tuple(dice), value))
         return value
@@ -295,52 +280,6 @@ class Dice(Node):
                 f"dans une expression (limite : {MAX_DICE})"
             )
         return ctx.source.roll(self.sides)
-
-    def _apply(self, ctx: _Context, dice: list[Die], op: str, kind: str, n: int) -> list[Die]:
-        if op in ("kh", "k", "kl", "dh", "dl"):
-            kept = [i for i, d in enumerate(dice) if d.kept]
-            # Stable order: ties keep the earlier die for "highest", as a person reads left to right.
-            by_value = sorted(kept, key=lambda i: (dice[i].face, -i))
-            if op in ("kh", "k"):
-                drop = by_value[: max(0, len(kept) - n)]
-            elif op == "kl":
-                drop = by_value[::-1][: max(0, len(kept) - n)]
-            elif op == "dh":
-                drop = by_value[::-1][:n]
-            else:
-                drop = by_value[:n]
-            out = list(dice)
-            for i in drop:
-                d = out[i]
-                out[i] = Die(d.sides, d.face, False, d.note)
-            return out
-        if op in ("mi", "ma"):
-            return [
-                Die(d.sides, max(d.face, n) if op == "mi" else min(d.face, n), d.kept, d.note)
-                if d.kept else d
-                for d in dice
-            ]
-        selector = (kind, n)
-        out = []
-        if op in ("r", "ro", "rr"):
-            for d in dice:
-                current = d
-                while current.kept and _matches(current.face, selector):
-                    out.append(Die(current.sides, current.face, False, "relancé"))
-                    current = Die(current.sides, self._extra(ctx), True, "relance")
-                    if op != "rr":
-                        break
-                out.append(current)
-            return out
-        # explode: every matching face adds one more die, which may explode again
-        for d in dice:
-            out.append(d)
-            current = d
-            while current.kept and _matches(current.face, selector):
-                out[-1] = Die(current.sides, current.face, current.kept, "explosé")
-                current = Die(current.sides, self._extra(ctx), True, "")
-                out.append(current)
-        return out
 
     def render(self, groups: object) -> str:
         group = next(groups)  # type: ignore[call-overload]
@@ -380,7 +319,7 @@ def _dice_token(m: re.Match[str]) -> Dice:
             if kind and not digits:
                 raise DiceError(f"« {notation} » : il manque un nombre après « {op}{kind} »")
             selector = (kind, int(digits)) if digits else ("", sides)
-            if _covers_all(selector, sides):
+            if modifiers.covers_all(selector, sides):
                 raise DiceError(f"« {notation} » : explosion sans fin (toutes les faces explosent)")
             mods.append((op, selector[0], selector[1]))
             continue
@@ -395,17 +334,20 @@ def _dice_token(m: re.Match[str]) -> Dice:
             mods.append((op, "", n))
             continue
         selector = (kind, n)
-        if op == "rr" and _covers_all(selector, sides):
+        if op == "rr" and modifiers.covers_all(selector, sides):
             raise DiceError(f"« {notation} » : relance sans fin (toutes les faces sont relancées)")
         mods.append((op, kind, n))
     return Dice(notation, count, sides, tuple(mods))
 
 
+def _unexpected(char: str, position: int) -> DiceError:
+    return DiceError(f"caractère inattendu « {clean(char)} » à la position {position} "
+                     "(chiffres 0-9, lettres, opérateurs + - * / ( ) et comparaisons)")
+
+
 def _tokenize(text: str) -> list[_Token]:
     tokens: list[_Token] = []
-    pos = 0
-    depth = 0
-    total_dice = 0
+    pos = depth = total_dice = 0
     end = len(text)
     match = _TOKEN.match
     while pos < end:
@@ -414,39 +356,39 @@ def _tokenize(text: str) -> list[_Token]:
             rest = text[pos:].lstrip()
             if not rest:
                 break
-            where = end - len(rest) + 1
-            raise DiceError(f"caractère inattendu « {rest[0]} » à la position {where}")
-        start = m.start(m.lastgroup or 0)
-        kind = m.lastgroup
-        if kind == "dice":
-            dice = _dice_token(m)
-            total_dice += dice.count
+            raise _unexpected(rest[0], end - len(rest) + 1)
+        token = _token(m)
+        if token.dice is not None:
+            total_dice += token.dice.count
             if total_dice > MAX_DICE:
                 raise DiceLimitError(f"plus de {MAX_DICE} dés dans l'expression (limite : {MAX_DICE})")
-            tokens.append(_Token("dice", m.group("dice"), start, dice=dice))
-        elif kind == "num":
-            digits = m.group("num")
-            if len(digits) > MAX_NUMBER_DIGITS:
-                raise DiceLimitError(
-                    f"nombre trop grand à la position {start + 1} "
-                    f"(au plus {MAX_NUMBER_DIGITS} chiffres)"
-                )
-            tokens.append(_Token("num", digits, start, int(digits)))
-        elif kind == "name":
-            tokens.append(_Token("name", m.group("name"), start))
-        else:
-            op = m.group("op")
-            if op == "(":
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise DiceLimitError(
-                        f"plus de {MAX_DEPTH} niveaux de parenthèses (limite : {MAX_DEPTH})"
-                    )
-            elif op == ")":
-                depth -= 1
-            tokens.append(_Token("op", op, start))
+        elif token.kind == "op" and token.text in ("(", ")"):
+            depth += 1 if token.text == "(" else -1
+            if depth > MAX_DEPTH:
+                raise DiceLimitError(f"plus de {MAX_DEPTH} niveaux de parenthèses (limite : {MAX_DEPTH})")
+        tokens.append(token)
         pos = m.end()
     return tokens
+
+
+def _token(m: re.Match[str]) -> _Token:
+    start = m.start(m.lastgroup or 0)
+    kind = m.lastgroup
+    if kind == "dice":
+        return _Token("dice", m.group("dice"), start, dice=_dice_token(m))
+    if kind == "num":
+        digits = m.group("num")
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise DiceLimitError(f"nombre trop grand à la position {start + 1} "
+                                 f"(au plus {MAX_NUMBER_DIGITS} chiffres)")
+        return _Token("num", digits, start, int(digits))
+    if kind == "name":
+        name = m.group("name")
+        for offset, c in enumerate(name):  # letters, `_` and ASCII digits only
+            if not (c.isalpha() or c == "_" or "0" <= c <= "9"):
+                raise _unexpected(c, start + offset + 1)
+        return _Token("name", name, start)
+    return _Token("op", m.group("op"), start)
 
 
 class _Parser:

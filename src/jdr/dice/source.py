@@ -42,6 +42,7 @@ class FixedSource:
         self.position = 0
 
     def roll(self, sides: int) -> int:
+        """The next face; on a d10, `0` (as printed on most d10s) means 10 (D-ALL.03)."""
         if self.position >= len(self.faces):
             raise FacesError(
                 f"--des : {len(self.faces)} face(s) donnée(s), il en faut au moins "
@@ -49,6 +50,8 @@ class FixedSource:
             )
         face = self.faces[self.position]
         self.position += 1
+        if face == 0 and sides == 10:
+            face = 10
         if not 1 <= face <= sides:
             raise FacesError(
                 f"--des : la face {face} (valeur n° {self.position}) est impossible sur un "
@@ -67,7 +70,10 @@ class FixedSource:
 
 
 def parse_faces(text: str) -> list[int]:
-    """`"8,6"` or `"8 6"` → [8, 6], with a French error naming the bad value."""
+    """`"8,6"` or `"8 6"` → [8, 6], with a French error naming the bad value.
+
+    Faces are ASCII digits only (`²`, `①` or `٣` are refused, not read as numbers); `0` is
+    accepted here because a d10 shows it for 10 (`FixedSource.roll` decides per die)."""
     parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
     if not parts:
         raise FacesError("--des : aucune face donnée (exemple : --des 8,6)")
@@ -75,9 +81,13 @@ def parse_faces(text: str) -> list[int]:
         raise FacesError("--des : plus de 1 000 faces données (limite : 1 000)")
     faces: list[int] = []
     for index, part in enumerate(parts, start=1):
-        if not part.isdigit() or len(part) > 7:
+        if not (part.isascii() and part.isdigit()) or len(part) > 7:
+            from jdr.render.safe import clean
+
+            shown = clean(part[:20]) + ("…" if len(part) > 20 else "")
             raise FacesError(
-                f"--des : « {part} » (valeur n° {index}) n'est pas une face de dé (entier ≥ 1)"
+                f"--des : « {shown} » (valeur n° {index}) n'est pas une face de dé "
+                "(chiffres 0-9, au plus 7)"
             )
         faces.append(int(part))
     return faces

@@ -15,6 +15,7 @@ from jdr.core.initiative import Order
 from jdr.core.results import (
     AttackReport,
     Damage,
+    EncounterView,
     Line,
     Location,
     Notes,
@@ -53,10 +54,22 @@ def roll(r: RollResult) -> dict[str, Any]:
     }
 
 
+def _natural(value: Any) -> Any:
+    """The natural value as JSON: an int when the system's natural is int-like or has a face."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    face = getattr(value, "face", None)
+    if isinstance(face, int):
+        return face
+    return value if isinstance(value, str) else str(value)
+
+
 def check(r: CheckResult) -> dict[str, Any]:
     return {
         "type": "check", "label": r.label, "actor": r.who, "total": r.total,
-        "natural": r.natural if isinstance(r.natural, (int, str)) else str(r.natural),
+        "natural": _natural(r.natural),
         **_dice(r.dice),
         "modifiers": [{"value": m.value, "reason": m.reason, "rule": m.rule} for m in r.modifiers],
         "threshold": r.threshold, "success": r.success, "critical": r.critical,
@@ -157,10 +170,22 @@ def report(r: Report) -> dict[str, Any]:
             "rule": r.rule, "notes": _lines(r.notes)}
 
 
+def encounter(e: EncounterView) -> dict[str, Any]:
+    return {
+        "type": "encounter", "round": e.round, "current": e.current, "ended": e.ended,
+        "order": [{"name": c.name, "score": c.score, "state": c.state, "acted": c.acted,
+                   "hit_points": None if c.health is None else {
+                       "unit": c.health.unit, "current": c.health.after, "max": c.health.max},
+                   "conditions": list(c.conditions)} for c in e.order],
+        "events": [to_json(x) for x in e.events],
+        "notes": _lines(e.notes),
+    }
+
+
 _DISPATCH: tuple[tuple[type, Any], ...] = (
     (RollResult, roll), (CheckResult, check), (ContestResult, contest), (Odds, odds),
     (Order, order), (AttackReport, attack), (SheetView, sheet), (Purchase, purchase),
-    (Notes, notes), (Report, report),
+    (Notes, notes), (Report, report), (EncounterView, encounter),
 )
 
 

@@ -13,6 +13,7 @@ from jdr.core.contest import ContestResult
 from jdr.core.initiative import Order
 from jdr.core.results import (
     AttackReport,
+    EncounterView,
     Line,
     Notes,
     Purchase,
@@ -43,7 +44,11 @@ def die_text(d: Die) -> str:
     text = str(d.face)
     if d.note == "explosé":
         text += "!"
-    return text if d.kept else f"~{text}~"
+    if d.kept:
+        return text
+    if d.note and d.note not in ("écarté", "explosé"):
+        return f"({text} {d.note})"  # a die that was read but not kept as such (confirmation …)
+    return f"~{text}~"
 
 
 def dice_text(dice: Sequence[Die]) -> str:
@@ -98,19 +103,22 @@ class TextRenderer:
             spans.append((" (échec critique)", CRIT))
         return spans
 
-    def check(self, r: CheckResult, indent: str) -> None:
+    def check(self, r: CheckResult, indent: str, prefix: str = "") -> None:
         mods = " ".join(f"{_signed(m.value)} ({self.c(m.reason)}{self.rule(m.rule)})"
                         for m in r.modifiers)
         who = f"{self.c(r.who)} — " if r.who and r.who not in r.label else ""
-        spans: list[Span | str] = [f"{indent}{who}{self.c(r.label)}{self.rule(r.rule)} : dés [",
-                                   (dice_text(r.dice), HEAD), "]"]
+        spans: list[Span | str] = [f"{indent}{prefix}{who}{self.c(r.label)}{self.rule(r.rule)} :"]
+        if r.dice:
+            spans += [" dés [", (dice_text(r.dice), HEAD), "]"]
+        elif not r.rolled:
+            spans.append(" sans dé")
         if mods:
             spans.append(" " + mods)
         spans += [" = ", (str(r.total), HEAD)]
         if r.threshold is not None:
-            spans.append(f" contre seuil {r.threshold}")
+            spans.append(f" contre {self.c(r.threshold_label)} {r.threshold}")
         spans += self.verdict(r.success, r.critical)
-        if r.margin is not None and r.threshold is not None:
+        if r.margin is not None:
             spans.append(f", marge {_signed(r.margin)}")
         self.add(*spans)
         self.note_lines(r.notes, indent + "  · ")
@@ -119,9 +127,9 @@ class TextRenderer:
         for n, (a, b) in enumerate(r.rounds, start=1):
             self.add(f"{indent}manche {n} (égalité, on relance) :")
             self.check(a, indent + "  ")
-            self.check(b, indent + "  contre ")
+            self.check(b, indent + "  ", "contre ")
         self.check(r.actor, indent)
-        self.check(r.opponent, indent + "contre ")
+        self.check(r.opponent, indent, "contre ")
         names = {"actor": self.c(r.actor.who or r.actor.label),
                  "opponent": self.c(r.opponent.who or r.opponent.label)}
         if r.winner == "nobody":
@@ -189,10 +197,12 @@ class TextRenderer:
         if r.location is not None:
             loc = r.location
             dice = f" (dés [{dice_text(loc.dice)}])" if loc.dice else ""
-            self.add(f"{indent}  localisation : {loc.total}{dice} → {self.c(loc.zone)}")
+            total = "" if loc.total is None else f"{loc.total}{dice} → "
+            self.add(f"{indent}  localisation : {total}{self.c(loc.zone)}")
             self.note_lines(loc.detail, indent + "    · ")
         for dmg in r.damage:
-            self.add(f"{indent}  dégâts : {self.c(dmg.formula)} dés [{dice_text(dmg.dice)}] = {dmg.total}"
+            dice = f" dés [{dice_text(dmg.dice)}]" if dmg.dice else ""
+            self.add(f"{indent}  dégâts : {self.c(dmg.formula)}{dice} = {dmg.total}"
                      f", protection {dmg.protection}, subis ", (str(dmg.suffered), HEAD))
             self.note_lines(dmg.detail, indent + "    · ")
         if r.health is not None:
@@ -226,6 +236,24 @@ class TextRenderer:
         self.add((f"{indent}{self.c(n.title)}{self.rule(n.rule)}", HEAD))
         self.note_lines(n.lines, indent + "  · ")
 
+    def encounter(self, e: EncounterView, indent: str) -> None:
+        for event in e.events:
+            self.render(event, indent)
+        status = "terminée" if e.ended else f"tour de {self.c(e.current or '—')}"
+        self.add((f"{indent}Rencontre — round {e.round}, {status}", HEAD))
+        for c in e.order:
+            mark = "▶ " if c.name == e.current and not e.ended else "  "
+            health = ""
+            if c.health is not None:
+                unit = "PV" if c.health.unit == "pv" else "blessures"
+                top = f"/{c.health.max}" if c.health.max is not None else ""
+                health = f" {unit} {c.health.after}{top}"
+            cond = (" ; " + ", ".join(self.c(x) for x in c.conditions)) if c.conditions else ""
+            style = "" if c.state == "debout" else BAD
+            self.add(f"{indent}{mark}{self.c(c.name)} ({c.score}){health} — ", (self.c(c.state), style),
+                     cond)
+        self.note_lines(e.notes, indent + "  · ")
+
     def report(self, r: Report, indent: str) -> None:
         self.add((f"{indent}{self.c(r.title)}{self.rule(r.rule)}", HEAD))
         for part in r.parts:
@@ -236,7 +264,7 @@ class TextRenderer:
 _DISPATCH: tuple[tuple[type, str], ...] = (
     (RollResult, "roll"), (CheckResult, "check"), (ContestResult, "contest"), (Odds, "odds"),
     (Order, "order"), (AttackReport, "attack"), (SheetView, "sheet"), (Purchase, "purchase"),
-    (Notes, "notes"), (Report, "report"),
+    (Notes, "notes"), (Report, "report"), (EncounterView, "encounter"),
 )
 
 

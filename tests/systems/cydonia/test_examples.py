@@ -6,12 +6,13 @@ from typing import Any
 
 import pytest
 
-from jdr.core.check import Modifier, Opposed
+from jdr.core.check import Modifier
+from jdr.core.contest import Contest, ContestResult
 from jdr.dice.source import FixedSource
 from jdr.errors import RuleError
 from jdr.systems.cydonia import adventure as adv
-from jdr.systems.cydonia import combat, progression
-from jdr.systems.cydonia.checks import Character, raw_check, skill_check, threshold_value
+from jdr.systems.cydonia import combat, progression, wounds
+from jdr.systems.cydonia.checks import CONTEST, Character, raw_check, skill_check, wake_check
 from jdr.systems.cydonia.sheet import CydoniaSheet
 from jdr.systems.cydonia.tables import LADDER, RIDING, WEAPON_LOCATIONS
 
@@ -27,9 +28,14 @@ def orc() -> Character:
                  "competences": {"culture_generale": 0}})
 
 
+def threshold_value(text: str) -> int:
+    return LADDER.value(text)
+
+
 def test_E000_01_climb_wall_is_difficile_20() -> None:
     assert threshold_value("difficile") == 20
     assert threshold_value("Difficile") == 20
+    assert skill_check(orc(), "acrobatie", threshold=threshold_value("difficile")).threshold == 20
 
 
 def test_E000_02_dwarf_axe_attack(nain: dict[str, Any]) -> None:
@@ -39,11 +45,11 @@ def test_E000_02_dwarf_axe_attack(nain: dict[str, Any]) -> None:
 
 
 def test_E000_03_elf_dodge_and_hit(nain: dict[str, Any], elfe: dict[str, Any]) -> None:
-    contest = Opposed(skill_check(char(nain), "hache"), skill_check(char(elfe), "esquive"))
+    contest = Contest(skill_check(char(nain), "hache"), skill_check(char(elfe), "esquive"), CONTEST)
     result = contest.roll(FixedSource([8, 6]))
     assert result.opponent.total == 15
     assert result.actor.total == 18
-    assert result.success is True
+    assert result.success is True and result.winner == "actor"
 
 
 def test_E000_04_orc_addition_fails() -> None:
@@ -54,40 +60,43 @@ def test_E000_04_orc_addition_fails() -> None:
 
 
 def test_E000_05_ladder() -> None:
-    assert [LADDER[k] for k in ("tres_facile", "facile", "moyenne", "difficile",
-                                "tres_difficile", "seulement_pour_les_heros")] == [5, 10, 15, 20, 25, 30]
+    assert [threshold_value(k) for k in ("tres_facile", "facile", "moyenne", "difficile",
+                                         "tres_difficile", "seulement pour les héros")] == [
+        5, 10, 15, 20, 25, 30]
+    assert threshold_value("héroïque") == 30
+    assert threshold_value("35") == 35  # D-000.45: past the names, +5 per step, any number
     assert threshold_value("Très difficile") == threshold_value("TRES_DIFFICILE") == 25
 
 
 def test_E000_06_location_bonus_adds_margin() -> None:
-    assert combat.location_total(16, 18 - 15) == 19
-    assert combat.zone_for(19, cac=False).name == "Tête"  # A000.07: the table wins
-    assert combat.zone_for(16, cac=False).name == "Torse"
+    assert wounds.location_total(16, 18 - 15) == 19
+    assert wounds.zone_for(19, cac=False).name == "Tête"  # A000.07: the table wins
+    assert wounds.zone_for(16, cac=False).name == "Torse"
 
 
 def test_E000_07_location_bonus_capped_at_5() -> None:
-    assert combat.location_bonus(8) == 5
-    assert combat.location_total(10, 8) == 15
+    assert wounds.location_bonus(8) == 5
+    assert wounds.location_total(10, 8) == 15
 
 
 def test_E000_08_axe_damage_minus_leather(nain: dict[str, Any]) -> None:
-    total, _, added = combat.weapon_damage(char(nain), "PHY+3+1d10", FixedSource([6]))
+    total, _, added = wounds.weapon_damage(char(nain), "PHY+3+1d10", FixedSource([6]))
     assert total == 16 and not added  # D-000.46: PHY named once
-    assert combat.suffered_damage(total, 3) == 13
+    assert wounds.suffered_damage(total, 3) == 13
 
 
 def test_D000_46_physique_added_when_formula_omits_it(nain: dict[str, Any]) -> None:
-    total, _, added = combat.weapon_damage(char(nain), "3+1d10", FixedSource([6]))
+    total, _, added = wounds.weapon_damage(char(nain), "3+1d10", FixedSource([6]))
     assert total == 16 and added
 
 
 def test_E000_09_zero_hp_vital_zone_dead() -> None:
-    after = combat.state_after(25, 27, WEAPON_LOCATIONS[19])
+    after = wounds.state_after(25, 27, WEAPON_LOCATIONS[19])
     assert after.dead and not after.dying
 
 
 def test_E000_10_zero_hp_arm_dying() -> None:
-    after = combat.state_after(25, 27, WEAPON_LOCATIONS[13])
+    after = wounds.state_after(25, 27, WEAPON_LOCATIONS[13])
     assert after.dying and not after.dead
 
 
@@ -101,34 +110,47 @@ def test_E000_11_item_bonus_above_value_refused(elfe: dict[str, Any]) -> None:
 
 
 def test_E000_12_concentration() -> None:
-    assert [combat.concentration_bonus(t) for t in (1, 2, 3, 4)] == [2, 4, 6, 6]
+    assert [wounds.concentration_bonus(t) for t in (1, 2, 3, 4)] == [2, 4, 6, 6]
 
 
 def test_E000_13_knockout_and_waking() -> None:
-    assert combat.knockout(10, 13) is True
-    assert combat.wake_difficulty(13, 1) == 12
-    assert combat.wakes(7, 13, 1) is False
-    assert combat.wake_difficulty(13, 2) == 11
-    assert combat.wakes(15, 13, 2) is True
+    assert wounds.knockout(10, 13) is True
+    assert wounds.wake_difficulty(13, 1) == 12
+    assert wounds.wakes(7, 13, 1) is False
+    assert wounds.wake_difficulty(13, 2) == 11
+    assert wounds.wakes(15, 13, 2) is True
+
+
+def test_E000_13_wake_up_roll_is_strict(elfe: dict[str, Any]) -> None:
+    """D-000.49: Résistance Physique (Elfe B: 4 + 5 + 1d10) strictly above damage − n."""
+    elfe["etat"] = {"assomme": 13}
+    first = wake_check(char(elfe), 1).roll(FixedSource([3]))
+    assert (first.threshold, first.total, first.success) == (12, 12, False)
+    second = wake_check(char(elfe), 2).roll(FixedSource([6]))
+    assert (second.threshold, second.total, second.success) == (11, 15, True)
 
 
 def test_E000_14_mounted_attacker(nain: dict[str, Any], elfe: dict[str, Any]) -> None:
     nain["competences"]["equitation"] = 3
     opts = combat.AttackOptions(mounted_attacker=True)
     # attack 8, defence 6, location 10, damage 6
-    result = combat.attack(char(nain), char(elfe), opts, FixedSource([8, 6, 10, 6]))
-    assert result.contest.actor.total == 4 + 6 + 8 + 3
-    assert result.location is not None
-    assert result.location["total"] == 10 + 5 + 5  # margin 6 capped at 5, +5 mounted
+    report = combat.attack(char(nain), char(elfe), opts, FixedSource([8, 6, 10, 6])).report
+    contest = report.steps[0]
+    assert isinstance(contest, ContestResult)
+    assert contest.actor.total == 4 + 6 + 8 + 3
+    assert report.location is not None
+    assert report.location.total == 10 + 5 + 5  # margin 6 capped at 5, +5 mounted
 
 
 def test_E000_15_mounted_defender(nain: dict[str, Any], elfe: dict[str, Any]) -> None:
     elfe["competences"]["equitation"] = 2
     opts = combat.AttackOptions(mounted_defender=True)
-    result = combat.attack(char(nain), char(elfe), opts, FixedSource([8, 6, 10, 6]))
-    assert result.contest.opponent.total == 4 + 2 + 6
-    assert result.location is not None
-    assert result.location["total"] == 10 + 5 - 5
+    report = combat.attack(char(nain), char(elfe), opts, FixedSource([8, 6, 10, 6])).report
+    contest = report.steps[0]
+    assert isinstance(contest, ContestResult)
+    assert contest.opponent.total == 4 + 2 + 6
+    assert report.location is not None
+    assert report.location.total == 10 + 5 - 5
 
 
 def test_E000_16_search_money() -> None:
@@ -137,7 +159,7 @@ def test_E000_16_search_money() -> None:
 
 
 def test_E000_17_kravkar_malus() -> None:
-    assert [combat.kravkar_malus(n) for n in range(1, 6)] == [0, -3, -6, -9, -12]
+    assert [wounds.kravkar_malus(n) for n in range(1, 6)] == [0, -3, -6, -9, -12]
 
 
 def test_E000_18_reputation_bonus() -> None:
@@ -222,7 +244,7 @@ def _nego(player: int, merchant: int, crit_p: int | None = None, crit_m: int | N
         a = raw_check("joueur", (Modifier(player - crit_p, "x"),))
     if crit_m:
         b = raw_check("marchand", (Modifier(merchant - crit_m, "x"),))
-    return adv.negotiation_discount(Opposed(a, b).roll(FixedSource(faces)))
+    return adv.negotiation_discount(Contest(a, b, CONTEST).roll(FixedSource(faces)))
 
 
 def test_E000_29_negotiation_cap_and_critical() -> None:
@@ -239,13 +261,13 @@ def test_T000_01_T000_02_T000_03_T000_04_negotiation() -> None:
 
 
 def test_T000_05_location_clamped_high() -> None:
-    assert combat.location_total(18, 5, mounted_attacker=True) == 20
-    assert combat.zone_for(20, cac=False).name == "Torse"
+    assert wounds.location_total(18, 5, mounted_attacker=True) == 20
+    assert wounds.zone_for(20, cac=False).name == "Torse"
 
 
 def test_T000_06_location_clamped_low() -> None:
-    assert combat.location_total(2, 1, mounted_defender=True) == 1
-    assert combat.zone_for(1, cac=False).name == "Pied droit"
+    assert wounds.location_total(2, 1, mounted_defender=True) == 1
+    assert wounds.zone_for(1, cac=False).name == "Pied droit"
 
 
 def test_T000_07_swimming() -> None:
@@ -256,15 +278,19 @@ def test_T000_08_initiative_tie_then_chance_then_rolloff(nain: dict[str, Any], e
     nain["caracteristiques"].update(agilite=6, sensoriel=3, chance=3)
     elfe["caracteristiques"].update(agilite=4, sensoriel=5, chance=5)
     result = combat.initiative([char(nain), char(elfe)], FixedSource([]))
-    assert [e.name for e in result.order] == ["Elfe B", "Nain A"]
-    assert any("Chance" in t for t in result.tiebreaks)
+    assert result.names == ["Elfe B", "Nain A"]
+    assert [e.score for e in result.entries] == [9, 9]
+    assert [e.tiebreaks for e in result.entries] == [(("Chance", 5),), (("Chance", 3),)]
+    assert result.rolloffs == ()
     elfe["caracteristiques"]["chance"] = 3
     result = combat.initiative([char(nain), char(elfe)], FixedSource([4, 4, 2, 9]))
-    assert [e.name for e in result.order] == ["Elfe B", "Nain A"]
+    assert result.names == ["Elfe B", "Nain A"]
+    assert [r.faces for r in result.rolloffs] == [(4, 4), (2, 9)]
+    assert [e.rolloffs for e in result.entries] == [(4, 9), (4, 2)]
 
 
 def test_T000_09_werewolf() -> None:
-    assert combat.transformed(6, 5, 4) == (10, 9, 4)
+    assert wounds.transformed(6, 5, 4) == (10, 9, 4)
 
 
 def test_T000_10_carrying_shared_pool() -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from jdr.core.check import CheckResult
 from jdr.dice.source import FixedSource
 from jdr.systems.dd35.character import (
     apply_damage_reduction,
@@ -19,18 +20,17 @@ from jdr.systems.dd35.character import (
 )
 from jdr.systems.dd35.checks import attack_check
 from jdr.systems.dd35.combat import (
-    Action,
-    InitiativeEntry,
-    InitiativeTracker,
+    Blow,
     critical_extra_rolls,
-    pas_de_placement_distance,
     resolve_attack,
     roll_damage,
-    validate_turn,
+    suffered,
 )
 from jdr.systems.dd35.demo import character
+from jdr.systems.dd35.initiative import InitiativeEntry, InitiativeTracker
 from jdr.systems.dd35.sheet import Weapon
 from jdr.systems.dd35.tables import ARMOURS, BASE_ATTACK_TABLE, CLASSES, base_attack_of
+from jdr.systems.dd35.turn import Action, pas_de_placement_distance, validate_turn
 
 # ------------------------------------------------------------------ E002.01-04 damage reduction
 # A002.09: armour data that reproduces the document's examples (tables.ARMOURS, no numbers on the
@@ -93,8 +93,8 @@ def test_E002_06_critical_extra_rolls(multiplier: int, extra: int) -> None:
     source = FixedSource(faces)
     dmg = roll_damage(((1, 8),), (), True, multiplier, source)
     source.finish()  # exactly `extra` base rolls were made
-    assert dmg.final == 8 + sum(faces)
-    assert len(dmg.extra_rolls) == extra
+    assert dmg.suffered == dmg.total == 8 + sum(faces)
+    assert [d.face for d in dmg.dice] == faces  # one 1d8 per extra roll
 
 
 # ------------------------------------------------------------------ E002.07 5-foot step
@@ -273,7 +273,7 @@ def test_T002_07_natural_20_always_hits_critical() -> None:
 def test_T002_08_longsword_critical_16() -> None:
     dmg = roll_damage(((1, 8),), character(abilities={"force": 16}).damage_bonus(SWORD), True, 2,
                       FixedSource([5]))
-    assert dmg.final == 8 + 3 + 5 == 16
+    assert dmg.suffered == 8 + 3 + 5 == 16
 
 
 def test_T002_08_through_an_attack() -> None:
@@ -284,14 +284,14 @@ def test_T002_08_through_an_attack() -> None:
     result = resolve_attack(attacker, defender, attacker.weapon(None), source)
     source.finish()
     assert result.hit
-    assert result.damage == 16
+    assert suffered(result) == 16
 
 
 def test_T002_09_greataxe_x3_critical_25() -> None:
     axe = Weapon(nom="Grande hache", degats="1d12", multiplicateur=3)
     bonus = character(abilities={"force": 18}).damage_bonus(axe)
     dmg = roll_damage(axe.dice, bonus, True, axe.multiplicateur, FixedSource([7, 2]))
-    assert dmg.final == 12 + 4 + 7 + 2 == 25
+    assert dmg.suffered == 12 + 4 + 7 + 2 == 25
 
 
 def test_T002_10_coup_fantastique_on_19_that_hits() -> None:
@@ -300,12 +300,13 @@ def test_T002_10_coup_fantastique_on_19_that_hits() -> None:
     source = FixedSource([19, 6])
     result = resolve_attack(attacker, defender, attacker.weapon(None), source)
     source.finish()
-    single = result.attacks[0]
-    assert single.roll.natural == 19 and single.hit
-    assert single.roll.critical == "success"
-    assert single.damage is not None and single.damage.critical
-    assert result.damage == 8 + 6
-    assert single.to_json()["coup_fantastique"] is True
+    roll = result.steps[0]
+    assert isinstance(roll, CheckResult)
+    assert roll.natural == 19 and roll.success and result.hit
+    assert roll.critical == "success" and result.critical == "success"
+    assert any("Coup Fantastique" in n for n in roll.notes)
+    assert "critique ×2" in result.damage[0].formula
+    assert suffered(result) == 8 + 6
 
 
 def test_T002_11_19_in_range_that_misses_is_no_critical() -> None:
@@ -346,7 +347,14 @@ def test_T002_15_through_an_attack() -> None:
     defender = character(classes={"guerrier": 5}, armure={"nom": "Cotte de mailles"})
     attacker = character(classes={"guerrier": 5}, armes=[{"nom": "Hache", "degats": "1d12"}])
     plain = resolve_attack(attacker, defender, attacker.weapon(None), FixedSource([18, 12]))
-    assert plain.damage == 7
+    assert suffered(plain) == 7
     magic = resolve_attack(attacker, defender, attacker.weapon(None), FixedSource([18, 12]),
-                           magic=True)
-    assert magic.damage == 12
+                           Blow(magic=True))
+    assert suffered(magic) == 12
+
+
+def test_E002_01_04_demo_characters_are_the_documents() -> None:
+    from jdr.systems.dd35.demo import BARBARE, GUERRIER, PALADIN, PRETRE
+
+    assert [character(**c).damage_reduction() for c in (PALADIN, GUERRIER, PRETRE, BARBARE)] == [
+        5, 10, 5, 9]

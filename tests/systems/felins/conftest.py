@@ -1,4 +1,5 @@
-"""Sheets for the `felins` tests, written as a person would write them (YAML)."""
+"""Sheets for the `felins` tests, written as a person would write them (YAML), loaded once into
+the system's model (`Loaded[Cat]`) as the use-case layer does."""
 
 from __future__ import annotations
 
@@ -9,13 +10,17 @@ from typing import Any
 import pytest
 
 from jdr.core.sheet import SheetDocument
+from jdr.core.system import Loaded
+from jdr.core.usecase import load
+from jdr.systems.felins import SYSTEM
+from jdr.systems.felins.sheet import Cat
 
 BASE = {
     "force": 2, "precision": 2, "vigueur": 2, "agilite": 2, "intelligence": 2,
     "volonte": 2, "intuition": 2, "sociabilite": 1, "chance": 1,
 }
 
-MakeSheet = Callable[..., SheetDocument]
+MakeSheet = Callable[..., Loaded[Cat]]
 
 
 def sheet_text(nom: str = "Patte-de-Brume", rang: str = "apprenti", clan: str = "roches",
@@ -32,19 +37,6 @@ def sheet_text(nom: str = "Patte-de-Brume", rang: str = "apprenti", clan: str = 
 
 
 @pytest.fixture
-def make_sheet(tmp_path: Path) -> MakeSheet:
-    counter = iter(range(10_000))
-
-    def make(**kwargs: Any) -> SheetDocument:
-        path = tmp_path / f"chat{next(counter)}.yaml"
-        text = sheet_text(**kwargs)
-        path.write_text(text, encoding="utf-8")
-        return SheetDocument.load(path)
-
-    return make
-
-
-@pytest.fixture
 def make_doc(tmp_path: Path) -> Callable[[str], SheetDocument]:
     counter = iter(range(10_000))
 
@@ -52,5 +44,36 @@ def make_doc(tmp_path: Path) -> Callable[[str], SheetDocument]:
         path = tmp_path / f"fiche{next(counter)}.yaml"
         path.write_text(text, encoding="utf-8")
         return SheetDocument.load(path)
+
+    return make
+
+
+@pytest.fixture
+def make_unloaded(make_doc: Callable[[str], SheetDocument]) -> Callable[..., SheetDocument]:
+    """The document only (for sheets that must fail validation)."""
+
+    def make(**kwargs: Any) -> SheetDocument:
+        return make_doc(sheet_text(**kwargs))
+
+    return make
+
+
+@pytest.fixture
+def make_sheet(make_doc: Callable[[str], SheetDocument]) -> MakeSheet:
+    def make(**kwargs: Any) -> Loaded[Cat]:
+        loaded: Loaded[Cat] = load(SYSTEM, make_doc(sheet_text(**kwargs)))
+        return loaded
+
+    return make
+
+
+@pytest.fixture
+def make_file(tmp_path: Path) -> Callable[..., Path]:
+    """A sheet file on disk, for the CLI."""
+
+    def make(name: str, **kwargs: Any) -> Path:
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(sheet_text(**kwargs), encoding="utf-8")
+        return path
 
     return make

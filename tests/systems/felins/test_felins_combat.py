@@ -3,45 +3,73 @@ T004.10, T004.11; will check, unconscious / coma / death, duel outcomes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 
-from jdr.core.sheet import SheetDocument
-from jdr.core.system import AttackRequest, SheetChange
+from jdr.core.check import CheckResult
+from jdr.core.initiative import Order
+from jdr.core.options import parse_options
+from jdr.core.results import AttackReport, Report
+from jdr.core.system import AttackRequest, GroupRequest, Loaded, SheetChange
+from jdr.dice.notation import RollResult
 from jdr.dice.source import FixedSource
 from jdr.errors import RuleError
+from jdr.render.json import to_json
 from jdr.systems.felins import SYSTEM
-from jdr.systems.felins.combat import (
-    AttackResult,
-    DuelResult,
-    reputation_bonus,
-    to_hit_threshold,
-    wounds_from_margin,
-)
+from jdr.systems.felins.combat import to_hit_threshold, wounds_from_margin
+from jdr.systems.felins.duel import duel_outcome, reputation_bonus
 from jdr.systems.felins.health import unconscious_minutes, will_threshold
+from jdr.systems.felins.sheet import Cat
 
-MakeSheet = Callable[..., SheetDocument]
+MakeSheet = Callable[..., Loaded[Cat]]
 
-def apply(changes: list[SheetChange]) -> None:
+
+def apply(changes: Sequence[SheetChange]) -> None:
     for change in changes:
         change.apply()
 
 
-def attack(a: SheetDocument, d: SheetDocument, faces: list[int],
-           **options: str) -> tuple[AttackResult, list[SheetChange]]:
+def attack(a: Loaded[Cat], d: Loaded[Cat], faces: list[int], **options: str
+           ) -> tuple[AttackReport, tuple[SheetChange, ...]]:
     source = FixedSource(faces)
-    result, changes = SYSTEM.attack(AttackRequest(a, d, options=options), source)
+    opts = parse_options(SYSTEM.actions["attack"], options, "felins")
+    outcome = SYSTEM.attack(AttackRequest(a, d, options=opts), source)
     source.finish()
-    return result, changes
+    assert isinstance(outcome.result, AttackReport)
+    return outcome.result, outcome.changes
 
 
-def duel(a: SheetDocument, b: SheetDocument, faces: list[int],
-         **options: str) -> tuple[DuelResult, list[SheetChange]]:
+def duel(a: Loaded[Cat], b: Loaded[Cat], faces: list[int], **options: str
+         ) -> tuple[Report, tuple[SheetChange, ...]]:
     source = FixedSource(faces)
-    result, changes = SYSTEM.duel(a, b, source, options)
+    opts = parse_options(SYSTEM.actions["duel"], options, "felins")
+    outcome = SYSTEM.duel(GroupRequest((a, b), opts), source)
     source.finish()
-    return result, changes
+    assert isinstance(outcome.result, Report)
+    return outcome.result, outcome.changes
+
+
+def initiative(sheets: Sequence[Loaded[Cat]], faces: list[int]) -> Order:
+    source = FixedSource(faces)
+    result = SYSTEM.initiative(GroupRequest(tuple(sheets)), source).result
+    source.finish()
+    assert isinstance(result, Order)
+    return result
+
+
+def reload(sheet: Loaded[Cat]) -> Cat:
+    return SYSTEM.load(sheet.doc)
+
+
+def roll_of(report: AttackReport, index: int = 0) -> CheckResult:
+    step = report.steps[index]
+    assert isinstance(step, CheckResult)
+    return step
+
+
+def texts(report: AttackReport | Report) -> str:
+    return "\n".join(line.text for line in report.notes)
 
 
 @pytest.mark.parametrize(("reputation", "bonus"), [(5, 1), (10, 2), (15, 3), (4, 0), (12, 2),
@@ -61,10 +89,11 @@ def test_E004_05_attack_margin_0_and_1(make_sheet: MakeSheet) -> None:
     a = make_sheet(nom="Griffe", chance=1)
     d = make_sheet(nom="Proie", chance=1)
     fur, changes = attack(a, d, [7])  # 7 + 2 = 9 → margin 0
-    assert fur.hit is True and fur.wounds == 0 and changes == []
-    assert "poils" in fur.render()
+    assert fur.hit is True and fur.damage[0].suffered == 0 and changes == ()
+    assert "poils" in texts(fur) and fur.health is None and fur.state is None
     hurt, _ = attack(a, d, [9, 8])  # 11 → margin 1; will check: d10 8 + 2×2 − 1 = 11 ≥ 5
-    assert hurt.to_json()["damage"] == 1 and hurt.will is not None
+    assert to_json(hurt)["damage"]["suffered"] == 1 and len(hurt.steps) == 2
+    assert roll_of(hurt, 1).label == "Proie — Volonté" and roll_of(hurt, 1).success is True
 
 
 @pytest.mark.parametrize(("protection", "surprise", "modifier"), [
@@ -84,8 +113,9 @@ def test_T004_03_threshold_with_partial_cover_and_complete_surprise(
     assert to_hit_threshold(3, "partielle", "complète") == 10
     a = make_sheet(nom="A", chance=1)
     d = make_sheet(nom="D", agilite=3, chance=1, force=1)
-    result, _ = attack(a, d, [5], protection="partielle", surprise="complete")
-    assert result.roll.result.threshold == 10
+    result, _ = attack(a, d, [5], protection="partielle", surprise="complète")
+    assert roll_of(result).threshold == 10
+    assert "= 10" in result.notes[0].text and result.notes[0].rule == "R004.24"
 
 
 def test_T004_04_total_15_vs_10_gives_2_wounds(make_sheet: MakeSheet) -> None:
@@ -94,21 +124,26 @@ def test_T004_04_total_15_vs_10_gives_2_wounds(make_sheet: MakeSheet) -> None:
     d = make_sheet(nom="D", agilite=3, vigueur=4, chance=1, force=1, intelligence=1)
     # defender Agilité 3 with partial cover and complete surprise: 5 + 6 + 1 − 2 = 10
     result, changes = attack(a, d, [9, 6], protection="partielle", surprise="complete")
-    assert result.roll.total == 15 and result.roll.result.threshold == 10
-    assert result.wounds == 2 and result.to_json()["damage"] == 2
+    assert roll_of(result).total == 15 and roll_of(result).threshold == 10
+    assert result.damage[0].suffered == 2 and to_json(result)["damage"]["suffered"] == 2
+    assert result.health is not None and (result.health.before, result.health.after) == (0, 2)
     apply(changes)
-    assert SYSTEM.load(d).wounds == 2
+    assert reload(d).wounds == 2
 
 
 def test_R004_28_will_check_after_wound(make_sheet: MakeSheet) -> None:
     a = make_sheet(nom="A", chance=1, force=4, precision=4, competences={"combat_griffu": 2})
     d = make_sheet(nom="D", chance=1, vigueur=4, volonte=1, force=1, intelligence=2)
     # 9 + 6 = 15 vs 9 → margin 3; will: 3 wounds → 5 + 2 × 2 = 9; 2 + 2 − 3 = 1 < 9 → flees
-    result, _ = attack(a, d, [9, 2])
-    assert result.wounds == 3 and result.will is not None
-    assert result.will.result.threshold == will_threshold(3) == 9
-    assert result.will.total == 2 + 2 * 1 - 3
-    assert result.fled is True and "abandonne" in result.render()
+    result, changes = attack(a, d, [9, 2])
+    will = roll_of(result, 1)
+    assert result.damage[0].suffered == 3
+    assert will.threshold == will_threshold(3) == 9 and will.rule == "R004.28"
+    assert will.total == 2 + 2 * 1 - 3 and will.success is False
+    assert result.state is not None and result.state.after == "en_fuite"
+    assert "abandonne" in texts(result)
+    apply(changes)
+    assert reload(d).state == "conscient"  # fleeing is not a sheet state
 
 
 def test_R004_32_unconscious_then_coma_then_death(make_sheet: MakeSheet) -> None:
@@ -116,18 +151,23 @@ def test_R004_32_unconscious_then_coma_then_death(make_sheet: MakeSheet) -> None
     d = make_sheet(nom="D", chance=1, vigueur=1, force=2, intelligence=3)
     # margin 3 > Vigueur 1 → unconscious for (1 + 2 + 3) × 5 = 30 min, no will check
     knocked, changes = attack(a, d, [9, 1, 2, 3])
-    assert knocked.to_json()["state"] == "inconscient"
-    assert knocked.to_json()["unconscious_minutes"] == 30 and knocked.will is None
+    assert to_json(knocked)["state"] == "inconscient"
+    duration = knocked.steps[1]
+    assert isinstance(duration, RollResult) and duration.total == 30 and len(knocked.steps) == 2
+    assert "inconscient pendant 30 minutes" in texts(knocked)
     apply(changes)
+    d = Loaded(d.doc, reload(d), d.name)
     fur, changes = attack(a, d, [3])  # 3 + 6 = 9 vs 9 → margin 0: nothing changes (A004.19)
-    assert fur.to_json()["state"] == "inconscient" and changes == []
+    assert fur.state is None and changes == ()
     coma, changes = attack(a, d, [5])  # 11 → margin 1
-    assert coma.to_json()["state"] == "coma"
+    assert to_json(coma)["state"] == "coma" and to_json(coma)["state_before"] == "inconscient"
     apply(changes)
+    d = Loaded(d.doc, reload(d), d.name)
     dead, changes = attack(a, d, [5])
-    assert dead.to_json()["state"] == "mort"
+    assert to_json(dead)["state"] == "mort" and "définitivement perdu" in texts(dead)
     apply(changes)
-    assert SYSTEM.load(d).state == "mort"
+    d = Loaded(d.doc, reload(d), d.name)
+    assert d.model.state == "mort"
     with pytest.raises(RuleError, match="mort"):
         attack(a, d, [5])
 
@@ -137,43 +177,64 @@ def test_A004_18_wounds_equal_to_vigueur_still_conscious(make_sheet: MakeSheet) 
     d = make_sheet(nom="D", chance=1, vigueur=3, force=1)
     # 8 + 6 = 14 vs 9 → margin 2 (≤ Vigueur 3): will check d10 = 6
     result, _ = attack(a, d, [8, 6])
-    assert result.to_json()["state"] == "conscient"
+    assert result.state is None and len(result.steps) == 2
+
+
+def test_attack_critical_moves_the_attacker_chance(make_sheet: MakeSheet) -> None:
+    a = make_sheet(nom="A", chance=1)
+    d = make_sheet(nom="D", chance=1, agilite=5)  # threshold 15: 10 + 2 fails, but critical
+    result, changes = attack(a, d, [10, 10])  # margin max(−2, 0) = 0: touched, no wound
+    assert result.critical == "success" and result.hit and result.damage[0].suffered == 0
+    apply(changes)
+    assert reload(a).chance == 2
+
+
+def test_attack_refuses_what_felins_has_not(make_sheet: MakeSheet) -> None:
+    a, d = make_sheet(nom="A"), make_sheet(nom="D")
+    with pytest.raises(RuleError, match="--visee"):
+        SYSTEM.attack(AttackRequest(a, d, aimed="tete"), FixedSource([5]))
+    with pytest.raises(RuleError, match="Combat griffu"):
+        SYSTEM.attack(AttackRequest(a, d, weapon="epee"), FixedSource([5]))
+    with pytest.raises(RuleError, match="inconscient"):
+        SYSTEM.attack(AttackRequest(make_sheet(nom="K", etat="inconscient", blessures=3), d),
+                      FixedSource([5]))
 
 
 @pytest.mark.parametrize(("faces", "minutes"), [([1, 1, 1], 15), ([10, 10, 10], 150),
                                                  ([2, 5, 9], 80)])
 def test_E004_11_unconscious_duration(faces: list[int], minutes: int) -> None:
-    assert unconscious_minutes(FixedSource(faces))[0] == minutes
+    assert unconscious_minutes(FixedSource(faces)) == (minutes, tuple(faces))
 
 
 def test_T004_10_initiative_agility_then_chance(make_sheet: MakeSheet) -> None:
     first = make_sheet(nom="Premier", agilite=4, chance=2, force=1)
     second = make_sheet(nom="Second", agilite=4, chance=3, force=1, precision=1)
-    result = SYSTEM.initiative([first, second], FixedSource([]))
-    assert [row["name"] for row in result.to_json()["order"]] == ["Second", "Premier"]
+    result = initiative([first, second], [])
+    assert result.names == ["Second", "Premier"] and result.rule == "R004.29"
 
 
 def test_R004_29_initiative_d10_on_full_tie(make_sheet: MakeSheet) -> None:
     a = make_sheet(nom="A", agilite=3)
     b = make_sheet(nom="B", agilite=3)
     c = make_sheet(nom="C", agilite=5)
-    source = FixedSource([4, 4, 2, 7])  # tie on 4, then 2 vs 7
-    result = SYSTEM.initiative([a, b, c], source)
-    assert [row["name"] for row in result.to_json()["order"]] == ["C", "B", "A"]
-    assert "[quote]" in result.render_forum()
+    result = initiative([a, b, c], [4, 4, 2, 7])  # tie on 4, then 2 vs 7
+    assert result.names == ["C", "B", "A"]
+    assert [e.rolloffs for e in result.entries] == [(), (4, 7), (4, 2)]
 
 
 def test_T004_11_duel_provoker_with_reputation(make_sheet: MakeSheet) -> None:
     provoker = make_sheet(nom="Provocant", chance=1, sociabilite=3, reputation=12, force=1)
     provoked = make_sheet(nom="Provoqué", chance=1, volonte=2, sociabilite=1)
     result, _ = duel(provoker, provoked, [6, 2])
-    assert result.provoker.result.threshold == 9
-    assert result.provoker.total == 6 + 2 * 3 + 2 == 14 and result.provoker.success is True
+    a = result.parts[0]
+    assert isinstance(a, CheckResult) and a.threshold == 9
+    assert a.total == 6 + 2 * 3 + 2 == 14 and a.success is True
+    assert [m.rule for m in a.modifiers] == ["R004.13", "R004.27"]
 
 
 @pytest.mark.parametrize(("faces", "outcome", "winner", "fight"), [
-    ([6, 2], 1, "Provocant", False),
-    ([2, 9], 2, "Provoqué", False),
+    ([6, 2], 1, "provocant", False),
+    ([2, 9], 2, "provoque", False),
     ([6, 9], 3, None, True),
     ([2, 2], 4, None, None),
 ])
@@ -183,25 +244,33 @@ def test_R004_27_duel_four_outcomes(make_sheet: MakeSheet, faces: list[int], out
     provoker = make_sheet(nom="Provocant", chance=1, sociabilite=3, reputation=4, force=1)
     provoked = make_sheet(nom="Provoqué", chance=1, volonte=2, sociabilite=1)
     result, _ = duel(provoker, provoked, faces)
-    data = result.to_json()
-    assert (data["outcome"], data["winner"], data["fight"]) == (outcome, winner, fight)
+    a, b = result.parts
+    assert isinstance(a, CheckResult) and isinstance(b, CheckResult)
+    found = duel_outcome(bool(a.success), bool(b.success))
+    assert (found.number, found.winner, found.fight) == (outcome, winner, fight)
+    assert texts(result).startswith(f"issue {outcome} :")
 
 
 def test_A004_16_duel_outcome_4_is_the_provoked_choice(make_sheet: MakeSheet) -> None:
     provoker = make_sheet(nom="Provocant", chance=1, sociabilite=3, force=1)
     provoked = make_sheet(nom="Provoqué", chance=1, volonte=2, sociabilite=1)
     accepted, _ = duel(provoker, provoked, [2, 2], choix="accepter")
-    assert accepted.winner == "Provocant" and accepted.fight is False
+    assert "Provoqué accepte : Provocant l'emporte" in texts(accepted)
+    assert duel_outcome(False, False, "accepter").winner == "provocant"
     fought, _ = duel(provoker, provoked, [2, 2], choix="combattre")
-    assert fought.winner is None and fought.fight is True
+    assert "choisit le combat" in texts(fought)
+    assert duel_outcome(False, False, "combattre").fight is True
+    assert duel_outcome(True, False, "combattre").choice is None  # counts only in outcome 4
     with pytest.raises(RuleError, match="accepter, combattre"):
         duel(provoker, provoked, [2, 2], choix="fuir")
 
 
 def test_duel_critical_moves_chance_on_the_sheet(make_sheet: MakeSheet) -> None:
     provoker = make_sheet(nom="Provocant", chance=1, sociabilite=3, force=1)
-    provoked = make_sheet(nom="Provoqué", chance=1, volonte=2, sociabilite=1)
-    result, changes = duel(provoker, provoked, [10, 10, 1, 1])
-    assert result.provoker.critical == "success" and result.provoked.critical == "failure"
+    provoked = make_sheet(nom="Provoqué", chance=2, volonte=2, sociabilite=1, force=1)
+    result, changes = duel(provoker, provoked, [10, 10, 1, 3, 1])
+    a, b = result.parts
+    assert isinstance(a, CheckResult) and isinstance(b, CheckResult)
+    assert a.critical == "success" and b.critical == "failure"
     apply(changes)
-    assert SYSTEM.load(provoker).chance == 2 and SYSTEM.load(provoked).chance == 1
+    assert reload(provoker).chance == 2 and reload(provoked).chance == 1

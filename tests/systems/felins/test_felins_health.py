@@ -1,23 +1,27 @@
-"""Healing and progression: E004.03, E004.06, E004.12, T004.13 (R004.11, R004.32, R004.33)."""
+"""Healing and progression: E004.03, E004.06, E004.12, T004.13 (R004.11, R004.32, R004.33),
+A004.23, A004.24."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 
-from jdr.core.sheet import SheetDocument
-from jdr.core.system import SheetChange, XpRequest
+from helpers import cli
+from jdr.core.check import CheckResult
+from jdr.core.results import Notes, Report
+from jdr.core.system import Loaded, Outcome, SheetChange
 from jdr.dice.source import FixedSource
 from jdr.errors import RuleError
 from jdr.systems.felins import SYSTEM
 from jdr.systems.felins.health import den_recovery
 from jdr.systems.felins.progression import rank_increment, rank_total_cost
+from jdr.systems.felins.sheet import Cat
 
-MakeSheet = Callable[..., SheetDocument]
+MakeSheet = Callable[..., Loaded[Cat]]
 
 
-def apply(changes: list[SheetChange]) -> None:
+def apply(changes: Sequence[SheetChange]) -> None:
     for change in changes:
         change.apply()
 
@@ -39,26 +43,28 @@ def test_E004_06_days_at_the_healer_den(days: int, wounds: int) -> None:
 
 def test_E004_06_den_updates_the_sheet(make_sheet: MakeSheet) -> None:
     patient = make_sheet(blessures=3, vigueur=2, etat="inconscient")
-    result, changes = SYSTEM.den(patient, 6)
-    assert result.to_json()["healed"] == 2
-    apply(changes)
-    cat = SYSTEM.load(patient)
+    outcome = SYSTEM.den(patient, 6)
+    assert isinstance(outcome.result, Notes) and "2 niveau(x)" in outcome.result.title
+    apply(outcome.changes)
+    cat = SYSTEM.load(patient.doc)
     assert (cat.wounds, cat.state) == (1, "conscient")
+    with pytest.raises(RuleError, match="positif"):
+        SYSTEM.den(patient, -1)
 
 
-def _heal(healer: SheetDocument, patient: SheetDocument,
-          faces: list[int]) -> tuple[int, str, list[SheetChange]]:
+def _heal(healer: Loaded[Cat], patient: Loaded[Cat], faces: list[int],
+          threshold: str | None = None) -> tuple[int, str, Outcome]:
     source = FixedSource(faces)
-    _, changes = SYSTEM.heal(healer, patient, source)
+    outcome = SYSTEM.heal(healer, patient, source, threshold)
     source.finish()
-    apply(changes)
-    cat = SYSTEM.load(patient)
-    return cat.wounds, cat.state, changes
+    apply(outcome.changes)
+    cat = SYSTEM.load(patient.doc)
+    return cat.wounds, cat.state, outcome
 
 
 def test_E004_12_soigner_success_critical_and_fumble(make_sheet: MakeSheet) -> None:
     # Soigner = Intelligence 2 + rank 1 = 3; threshold Moyen 9
-    def healer() -> SheetDocument:
+    def healer() -> Loaded[Cat]:
         return make_sheet(nom="Guérisseuse", chance=1, competences={"soigner": 1})
 
     patient = make_sheet(nom="Blessé", blessures=2)
@@ -68,7 +74,17 @@ def test_E004_12_soigner_success_critical_and_fumble(make_sheet: MakeSheet) -> N
     patient = make_sheet(nom="Blessé", blessures=1)
     assert _heal(healer(), patient, [1, 1])[:2] == (2, "conscient")  # fumble: +1
     patient = make_sheet(nom="Blessé", blessures=1)
-    assert _heal(healer(), patient, [4])[:2] == (1, "conscient")  # plain failure: nothing
+    *_, failed = _heal(healer(), patient, [4])
+    assert SYSTEM.load(patient.doc).wounds == 1  # plain failure: nothing
+    assert isinstance(failed.result, Report) and "demain" in failed.result.notes[0].text
+
+
+def test_A004_23_soigner_threshold_is_the_gm_s(make_sheet: MakeSheet) -> None:
+    healer = make_sheet(nom="Guérisseuse", chance=1, competences={"soigner": 1})
+    patient = make_sheet(nom="Blessé", blessures=2)
+    *_, outcome = _heal(healer, patient, [7], threshold="difficile")  # 10 < 13
+    step = outcome.result.parts[0] if isinstance(outcome.result, Report) else None
+    assert isinstance(step, CheckResult) and step.threshold == 13 and step.success is False
 
 
 def test_A004_23_soigner_brings_out_of_coma(make_sheet: MakeSheet) -> None:
@@ -87,6 +103,7 @@ def test_soigner_is_an_omega_skill(make_sheet: MakeSheet) -> None:
         SYSTEM.heal(make_sheet(), make_sheet(blessures=1), FixedSource([7]))
 
 
-def test_A004_24_xp_costs_are_not_in_the_rules(make_sheet: MakeSheet) -> None:
-    with pytest.raises(RuleError, match=r"A004\.24"):
-        SYSTEM.xp(XpRequest(make_sheet(), skill="chasse"))
+def test_A004_24_xp_costs_are_not_in_the_rules(make_file: Callable[..., object]) -> None:
+    assert "xp" not in SYSTEM.actions
+    run = cli("xp", str(make_file("chat")), "--competence", "chasse")
+    assert run.code != 0 and "xp" in run.err and "felins" in run.err

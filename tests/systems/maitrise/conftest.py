@@ -1,28 +1,16 @@
-"""Helpers for the maitrise tests: sheets built in memory, written where the test asks."""
+"""Fixtures for the maitrise tests: `sheet(...)` writes a sheet and loads it once."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from ruamel.yaml import YAML
 
-from jdr.core.sheet import SheetDocument
+sys.path.insert(0, str(Path(__file__).parent))
 
-BASE: dict[str, Any] = {
-    "systeme": "maitrise",
-    "nom": "Bretteuse",
-    "caracteristiques": {"intelligence": 10, "adresse": 12, "force": 14, "charisme": 9,
-                         "volonte": 10, "constitution": 12},
-    "competences": {"epee": 25},
-    "armes": [{"nom": "Épée longue", "competence": "epee"}],
-    "armure": 0,
-    "pv": {"max": 20, "actuels": 20},
-    "xp": 0,
-    "or": 0,
-    "faces_critiques": {},
-}
+from maitrise_support import Sheet, loaded, write_sheet
 
 
 class SheetFactory:
@@ -31,20 +19,15 @@ class SheetFactory:
         self.count = 0
 
     def __call__(self, name: str = "Bretteuse", *, caracs: dict[str, int] | None = None,
-                 skills: dict[str, int] | None = None, **top: Any) -> SheetDocument:
-        data: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v)
-                                for k, v in BASE.items()}
-        data["nom"] = name
-        if caracs:
-            data["caracteristiques"].update(caracs)
-        if skills is not None:
-            data["competences"] = dict(skills)
-        data.update(top)
+                 skills: dict[str, int] | None = None, **top: Any) -> Sheet:
         self.count += 1
-        path = self.folder / f"fiche{self.count}.yaml"
-        with path.open("w", encoding="utf-8") as handle:
-            YAML().dump(data, handle)
-        return SheetDocument.load(path)
+        return loaded(write_sheet(self.folder, self.count, name, caracs, skills, top))
+
+    def doc(self, name: str = "Bretteuse", *, caracs: dict[str, int] | None = None,
+            skills: dict[str, int] | None = None, **top: Any) -> Any:
+        """A document that may be invalid (not loaded)."""
+        self.count += 1
+        return write_sheet(self.folder, self.count, name, caracs, skills, top)
 
 
 @pytest.fixture

@@ -4,66 +4,50 @@ Capacité (attribute + skill, −3 at skill 0) + a d10 (cautious) or a d20 (risk
 0, 1 and 11 are dramatic failures) against a threshold, or against another character.
 
 Modules, in the order of the rulebook: `tables` (every table), `config` (every configurable
-choice, defaults = RULES.md decisions), `sheet` (the sheet), `dice` (the dice and the judge),
-`checks` (the Capacité test, opposed tests, prédilection, odds), `actions` (cooperation, long
-actions, retrying), `duel`, `session` (new game session), `combat` and `progression` (absent
-from the document: they say so).
+choice, defaults = RULES.md decisions, and the `--opt` keys of each action), `sheet` (the
+sheet), `dice` (the dice and the judge), `capacite` (the Capacité and its test), `predilection`,
+`opposition` (opposed tests), `actions` (cooperation, long actions, retrying), `checks` (`jdr
+check`), `odds` (`jdr odds`: both dice side by side), `duel`, `session` (new game session),
+`view` (sheet and help), `demo`; `combat` and `progression` say what the document lacks
+(R003.21, R003.22): `attack`, `initiative` and `xp` are not among the actions.
 
-`--opt cle=valeur` keys read by this system:
-- `predilection=oui` : use the skill's prédilection (reroll, keep either result: `--choix 1|2`,
-  default the better); `predilection=N` : the first roll (face N) was already made at the
-  table, only the reroll is rolled. The box is ticked on the sheet (R003.04).
-- `opposition=active|passive` : with `--contre`, both roll (default) or the threshold is the
-  opponent's Capacité (A003.03). `de_adverse=d10|d20` : the opponent's die (default d10).
-  `carac_adverse=ATTRIBUT` : the opponent's attribute (default: their usual one).
-- `aides=3,5` : cooperation, the helpers' skill values (R003.18); `table_cooperation=1:1,5:2` :
-  the bonus table (minimum skill : bonus), empty by default (A003.09).
-- `duree=4h` : long action of that average duration (R003.19, A003.10).
-- `action=NOM` : name of the action for the retry rule (default: the skill);
-  `circonstances=changees` : the MJ allows a new attempt (A003.16);
-  `retente=avertir|bloquer|ignorer` : the retry rule's mode (default avertir).
-- `de_par_defaut=d10|d20` : the die rolled when `--de` is absent (default d10, announced).
-- `jdr duel` : `competence`, `competence_a`, `competence_b`, `attributs=adresse,puissance`
-  (per round, the last one stays), `attributs_b`, `de_a`, `de_b`, `victoires` (default 2),
-  `manches_max` (default 9).
-
-JSON of `jdr odds`: one object per die, `{"d10": {...}, "d20": {...}}`, each with `success`,
-`critical_success` (= heroic), `critical_failure` (= dramatic, including 1/11),
-`automatic_failure`, `distribution` (computed final results only; the 1/11 faces have none).
-With `--de`, only that die, and its keys are also repeated at the top level.
-JSON of `jdr check`: `total` is null on a 1/11 of the d20 (no final result is computed).
-
-`CydSystem.check` returns `(result, changes)`: the sheet changes (prédilection box ticked,
-failed actions under `echecs`), also kept in `result.changes`.
+A003.01 / A003.02: the download-page metadata and the glued words of the document are
+extraction artefacts, not rules. D-ALL.03 (a d10 entered by hand as 0 is 10) is the core's
+`--des` reading; A003.07 says the same for CYD.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from jdr.core.check import Odds
+from jdr.core.options import ActionSpec
+from jdr.core.results import Report, Result, SheetView
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import (
-    AttackRequest,
     CheckRequest,
     GameSystem,
-    Result,
-    SheetChange,
-    XpRequest,
+    GroupRequest,
+    Loaded,
+    Outcome,
+    SystemHelp,
 )
 from jdr.dice.source import DiceSource
-from jdr.systems.cyd.checks import CydCheckResult, CydOdds, CydOpposedResult, run_check, run_odds
-from jdr.systems.cyd.config import DEFAULT, CydConfig
+from jdr.systems.cyd.config import ACTIONS, DEFAULT, CydConfig
 from jdr.systems.cyd.sheet import TEMPLATE, CydSheet, load_sheet
-from jdr.systems.cyd.view import SheetView
 
 
-class CydSystem(GameSystem):
+class CydSystem(GameSystem[CydSheet]):
     """The CYD System (Choose Your Dice)."""
 
     id = "cyd"
     title = "CYD System (Choose Your Dice)"
     seed = "003_11633f604b352128.txt"
+    actions: Mapping[str, ActionSpec] = ACTIONS
 
     def __init__(self, config: CydConfig = DEFAULT) -> None:
         self.config = config
+        self.ladder = config.threshold_ladder
 
     def template(self) -> str:
         return TEMPLATE
@@ -71,49 +55,43 @@ class CydSystem(GameSystem):
     def load(self, doc: SheetDocument) -> CydSheet:
         return load_sheet(doc)
 
-    def check_sheet(self, doc: SheetDocument, creation: bool = False) -> list[str]:
-        # A003.12: the document has no creation rules; creation checks = the usual ones.
-        return super().check_sheet(doc, creation)
+    def show(self, sheet: Loaded[CydSheet]) -> SheetView:
+        from jdr.systems.cyd.view import sheet_view
 
-    def show(self, doc: SheetDocument) -> SheetView:
-        return SheetView(load_sheet(doc))
+        return sheet_view(sheet.model)
 
-    def check(self, request: CheckRequest, source: DiceSource  # type: ignore[override]
-              ) -> tuple[CydCheckResult | CydOpposedResult, list[SheetChange]]:
-        """The test and the sheet changes it makes (prédilection box, failed action): the
-        CLI applies `(result, changes)` as it does for attacks."""
-        result = run_check(request, source, self.config)
-        return result, list(result.changes)
+    def help(self) -> SystemHelp:
+        from jdr.systems.cyd.view import help_info
 
-    def odds(self, request: CheckRequest) -> CydOdds:
+        return help_info()
+
+    def check(self, request: CheckRequest[CydSheet], source: DiceSource) -> Outcome:
+        """A Capacité test (R003.05–R003.19), with its sheet changes (prédilection box,
+        failed action)."""
+        from jdr.systems.cyd.checks import run_check
+
+        return run_check(request, source, self.config)
+
+    def odds(self, request: CheckRequest[CydSheet]) -> Odds | Report:  # type: ignore[override]
+        """R003.05: both dice side by side (a Report of two Odds), or the die of `--de`."""
+        from jdr.systems.cyd.odds import run_odds
+
         return run_odds(request, self.config)
 
-    def attack(self, request: AttackRequest, source: DiceSource
-               ) -> tuple[Result, list[SheetChange]]:
-        from jdr.systems.cyd.combat import no_combat_rules
-
-        raise no_combat_rules()
-
-    def initiative(self, docs: list[SheetDocument], source: DiceSource) -> Result:
-        from jdr.systems.cyd.combat import no_initiative_rules
-
-        raise no_initiative_rules()
-
-    def xp(self, request: XpRequest) -> tuple[Result, list[SheetChange]]:
-        from jdr.systems.cyd.progression import no_xp_rules
-
-        raise no_xp_rules()
-
-    def duel(self, a: SheetDocument, b: SheetDocument, source: DiceSource,
-             options: dict[str, str]) -> tuple[Result, list[SheetChange]]:
+    def duel(self, request: GroupRequest[CydSheet], source: DiceSource) -> Outcome:
         from jdr.systems.cyd.duel import run_duel
 
-        return run_duel(a, b, source, options, self.config)
+        return run_duel(request, source, self.config)
 
-    def new_session(self, docs: list[SheetDocument]) -> tuple[Result, list[SheetChange]]:
+    def new_session(self, request: GroupRequest[CydSheet]) -> Outcome:
         from jdr.systems.cyd.session import new_session
 
-        return new_session(docs)
+        return new_session(request)
+
+    def demo(self, source: DiceSource) -> Result:
+        from jdr.systems.cyd.demo import demo
+
+        return demo(source)
 
 
 SYSTEM = CydSystem()

@@ -1,49 +1,23 @@
 """Kinds of actions beyond the single test: cooperation (R003.18), long actions (R003.19),
-retrying after a failure (R003.17), all with the RULES.md decisions (A003.09, A003.10, A003.16).
-Duels (R003.20) are in duel.py.
+retrying after a failure (R003.17), with the RULES.md decisions (A003.09, A003.10, A003.16,
+D-003.16). Opposed actions are in opposition.py, duels (R003.20) in duel.py.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from jdr.core.check import CheckResult, Modifier
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import SheetChange
 from jdr.errors import RuleError
 from jdr.names import normalize
-from jdr.systems.cyd import tables
-from jdr.systems.cyd.config import CydConfig, parse_int
+from jdr.systems.cyd.config import CydConfig
 from jdr.systems.cyd.dice import is_automatic_failure
 from jdr.systems.cyd.sheet import CydSheet
 
 # ------------------------------------------------------------------ cooperation
-
-
-def parse_helpers(text: str) -> tuple[int, ...]:
-    """`--opt aides=3,5`: the skill value of each helper (0..10)."""
-    values = tuple(
-        parse_int(part, "--opt aides", tables.SKILL_MIN, tables.SKILL_MAX)
-        for part in text.replace(";", ",").split(",") if part.strip()
-    )
-    if not values:
-        raise RuleError("--opt aides : aucune valeur (exemple : --opt aides=3,5)")
-    return values
-
-
-def helpers_from_sheets(helpers: list[tuple[SheetDocument, str]]) -> tuple[int, ...]:
-    """R003.18: the helpers' own skill values, read from their sheets (Python API)."""
-    from jdr.names import lookup
-    from jdr.systems.cyd.sheet import load_sheet
-
-    values: list[int] = []
-    for doc, skill in helpers:
-        sheet = load_sheet(doc)
-        _, value = lookup(skill, sheet.skills, f"compétence de l'aide {sheet.nom}")
-        values.append(value)
-    return tuple(values)
 
 
 def cooperation(helpers: tuple[int, ...], config: CydConfig) -> tuple[Modifier | None, str]:
@@ -54,11 +28,11 @@ def cooperation(helpers: tuple[int, ...], config: CydConfig) -> tuple[Modifier |
     shown = ", ".join(str(v) for v in helpers)
     if not config.cooperation_bonus:
         note = (f"coopération : {count} aide(s) (compétences {shown}) ; la table de bonus manque "
-                "au document (A003.09) : aucun bonus tant que le MJ ne la fournit pas "
+                "au document : aucun bonus tant que le MJ ne la fournit pas "
                 "(--opt table_cooperation=1:1,5:2)")
     else:
-        note = f"coopération : {count} aide(s) (compétences {shown}) → bonus {bonus:+d} (R003.18)"
-    modifier = Modifier(bonus, f"coopération, {count} aide(s)") if bonus else None
+        note = f"coopération : {count} aide(s) (compétences {shown}) → bonus {bonus:+d}"
+    modifier = Modifier(bonus, f"coopération, {count} aide(s)", "R003.18") if bonus else None
     return modifier, note
 
 
@@ -67,25 +41,22 @@ def cooperation(helpers: tuple[int, ...], config: CydConfig) -> tuple[Modifier |
 
 @dataclass(frozen=True)
 class LongAction:
-    """R003.19 / A003.10: what a complex test means for an action of average duration `duration`."""
+    """R003.19 / A003.10: what a complex test means for an action of average duration
+    `duration` (outcome: heroic | success | failure | dramatic)."""
 
-    outcome: str  # heroic | success | failure | dramatic
+    outcome: str
     duration: str
     time: str | None
     text: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"outcome": self.outcome, "average_duration": self.duration, "time": self.time,
-                "text": self.text}
-
-    def render(self) -> str:
+    def note(self) -> str:
         when = f" (temps : {self.time})" if self.time else ""
         return f"action longue, durée moyenne {self.duration} : {self.text}{when}"
 
 
 def _scaled(duration: str, factor: float) -> str:
     """`4h` × 0.5 → `2h`; `30 min` → `15 min`; text without a number → `0,5 × text`."""
-    match = re.fullmatch(r"\s*(\d+(?:[.,]\d+)?)(\s*)(.*?)\s*", duration)
+    match = re.fullmatch(r"\s*(\d{1,9}(?:[.,]\d{1,9})?)(\s*)(.*?)\s*", duration)
     if not match:
         return f"{factor:g} × {duration.strip()}".replace(".", ",")
     number = float(match.group(1).replace(",", ".")) * factor
@@ -125,10 +96,10 @@ def retry_key(skill: str, action: str | None) -> str:
 
 def retry_warnings(sheet: CydSheet, key: str, skill_value: int, config: CydConfig,
                    override: bool) -> tuple[str, ...]:
-    """R003.17 / A003.16: a failed action may be tried again only if circumstances changed in
-    the character's favour. The software knows one change itself (the skill was raised since);
-    the MJ vouches for the others with `--opt circonstances=changees`. Mode `avertir` (default)
-    warns, `bloquer` refuses, `ignorer` turns the rule off."""
+    """R003.17 / A003.16 / D-003.16: a failed action may be tried again only if circumstances
+    changed in the character's favour. The software knows one change itself (the skill was
+    raised since); the MJ vouches for the others with `--opt circonstances=changees`. Mode
+    `bloquer` (default) refuses, `avertir` warns, `ignorer` turns the rule off."""
     if config.retry == "ignorer" or override:
         return ()
     recorded = sheet.failures.get(key)
@@ -136,19 +107,23 @@ def retry_warnings(sheet: CydSheet, key: str, skill_value: int, config: CydConfi
         return ()
     text = (f"« {key} » a déjà échoué : une nouvelle tentative n'est permise que si les "
             "circonstances ont changé (nouvel équipement, information vitale, compétence "
-            "augmentée) ; le MJ peut passer outre avec --opt circonstances=changees (R003.17)")
+            "augmentée) ; le MJ peut l'autoriser avec --opt circonstances=changees")
     if config.retry == "bloquer":
         raise RuleError(text)
-    return (text,)
+    return (f"attention : {text}",)
 
 
 def retry_changes(doc: SheetDocument, sheet: CydSheet, key: str, skill_value: int,
-                  success: bool | None, config: CydConfig) -> tuple[SheetChange, ...]:
+                  success: bool | None, config: CydConfig
+                  ) -> tuple[tuple[SheetChange, ...], tuple[str, ...]]:
     """A003.16: remember a failure on the sheet (`echecs`), clear it after a success."""
     if config.retry == "ignorer" or success is None:
-        return ()
+        return (), ()
     if not success:
-        return (SheetChange(doc, ("echecs", key), skill_value),)
+        return ((SheetChange(doc, ("echecs", key), skill_value),),
+                (f"échec noté sur la fiche (echecs.{key}) : nouvelle tentative seulement si les "
+                 "circonstances changent",))
     if sheet.failures.get(key) is not None:
-        return (SheetChange(doc, ("echecs", key), None),)
-    return ()
+        return ((SheetChange(doc, ("echecs", key), None),),
+                (f"l'échec précédent de « {key} » est effacé de la fiche",))
+    return (), ()

@@ -1,25 +1,16 @@
 """Combat (R003.21): the demo kit has no combat rules, only the secondary attributes Défense and
-Santé (R003.02), the 6-second turn (R003.23) and the statement that combat has its own heroic
-success rules (R003.16). Nothing is invented: `jdr attack` and `jdr initiative` say so.
+Santé (R003.02, data on the sheet), the 6-second turn (R003.23) and the statement that combat has
+its own heroic-success rules (R003.16). Nothing is invented: `attack` and `initiative` are not
+among the system's actions (the core refuses them in French), and `jdr aide cyd` says why.
+D-ALL.02: with no combat rules, no CYD rule leaves a character unable to act (no state).
 """
 
 from __future__ import annotations
 
-from jdr.errors import RuleError
+from typing import Final
 
-
-def no_combat_rules() -> RuleError:
-    """R003.21: no attack, damage or initiative rule in the document."""
-    return RuleError(
-        "le kit de démonstration CYD ne contient pas les règles de combat (R003.21) : "
-        "utilisez un test en opposition (jdr check FICHE COMPETENCE --contre FICHE2 COMP2) et "
-        "les valeurs de la fiche (secondaires : defense, sante)"
-    )
-
-
-def no_initiative_rules() -> RuleError:
-    """R003.21: no initiative rule in the document."""
-    return RuleError(
-        "le kit de démonstration CYD ne contient pas de règle d'initiative (R003.21) ; "
-        "un tour de jeu dure 6 secondes (R003.23)"
-    )
+NOTE: Final = (
+    "pas de règles de combat ni d'initiative dans le kit de démonstration : utilisez un test en "
+    "opposition (jdr check FICHE COMPETENCE --de d10 --contre FICHE2) et les attributs "
+    "secondaires de la fiche (defense, sante) ; un tour de jeu dure 6 secondes"
+)

@@ -1,21 +1,23 @@
-"""The configurable choices of the CYD System: one dataclass, defaults = RULES.md decisions.
+"""The configurable choices of the CYD System: one dataclass, defaults = RULES.md decisions, and
+the `--opt` keys each action declares (the core parses them once; this module only reads them).
 
-Every value that RULES.md calls "configurable" or "[Proposed]" lives here once; the rules read
-it from here and nowhere else. `CydConfig.with_options(options)` applies the `--opt cle=valeur`
-keys of one command (see the package docstring for the list).
+Every value that RULES.md calls "configurable" or "[Proposed]" lives here once; the rules read it
+from here and nowhere else. `CydConfig.with_options(options)` applies the configuration keys a
+command was given (`retente`, `table_cooperation`, `de_adverse`, `opposition`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from jdr.core.options import ActionSpec, Options, OptionSpec, parse_int
+from jdr.core.threshold import Ladder
 from jdr.errors import RuleError
-from jdr.names import normalize, unknown_name_message
 from jdr.systems.cyd import tables
 
 RetryMode = Literal["avertir", "bloquer", "ignorer"]
+_RETRY: dict[str, RetryMode] = {"avertir": "avertir", "bloquer": "bloquer", "ignorer": "ignorer"}
 
 
 @dataclass(frozen=True)
@@ -24,12 +26,9 @@ class CydConfig:
 
     # D-003.06 / A003.06: difficulty ladder (name -> threshold); "facile" 5 is the document's.
     ladder: tuple[tuple[str, int], ...] = tuple(tables.LADDER.items())
-    # R003.05: the player must choose; None = refuse a test without a die. Default "d10" (the
-    # cautious die), announced in the result, so a forgotten --de never rolls the risky one.
-    default_die: str | None = "d10"
-    # A003.16: retrying a failed action: "avertir" (warning, the default asked for), "bloquer"
-    # (refused unless the MJ says circumstances changed), "ignorer" (rule off).
-    retry: RetryMode = "avertir"
+    # D-003.16 / A003.16: retrying a failed action: "bloquer" (refused unless the MJ says the
+    # circumstances changed, the decision), "avertir" (a warning only), "ignorer" (rule off).
+    retry: RetryMode = "bloquer"
     # A003.09: cooperation bonus table, steps (minimum helper skill, bonus); empty = no bonus.
     cooperation_bonus: tuple[tuple[int, int], ...] = tables.COOPERATION_BONUS
     # A003.03: "passive" opposition = threshold is the opponent's Capacité (unaware opponent).
@@ -44,8 +43,9 @@ class CydConfig:
     duel_max_rounds: int = tables.DUEL_MAX_ROUNDS
 
     @property
-    def ladder_map(self) -> dict[str, int]:
-        return dict(self.ladder)
+    def threshold_ladder(self) -> Ladder:
+        """R003.12 / D-003.06: the ladder `--seuil` reads (names per D-ALL.01)."""
+        return Ladder(dict(self.ladder), rule="D-003.06", aliases=tables.LADDER_ALIASES)
 
     def cooperation_for(self, helper_skill: int) -> int:
         """R003.18 / A003.09: the bonus one helper brings, from the (configurable) table."""
@@ -55,115 +55,125 @@ class CydConfig:
                 bonus = value
         return bonus
 
-    def with_options(self, options: Mapping[str, str]) -> CydConfig:
-        """Apply the configuration keys of `--opt` (the other keys are read by the rules)."""
+    def with_options(self, options: Options) -> CydConfig:
+        """The configuration keys given with `--opt` (values already parsed by the core)."""
         config = self
-        for raw_key, value in options.items():
-            key = normalize(raw_key)
-            if key == "retente":
-                mode = normalize(value)
-                if mode not in ("avertir", "bloquer", "ignorer"):
-                    raise RuleError(
-                        f"--opt retente={value} : valeur inconnue (autorisé : avertir, bloquer, "
-                        "ignorer)"
-                    )
-                config = replace(config, retry=mode)  # type: ignore[arg-type]
-            elif key == "table_cooperation":
-                config = replace(config, cooperation_bonus=parse_steps(value, raw_key))
-            elif key == "de_adverse":
-                config = replace(config, opponent_die=die_name(value, f"--opt {raw_key}"))
-            elif key == "opposition":
-                mode = normalize(value)
-                if mode not in ("active", "passive"):
-                    raise RuleError(
-                        f"--opt opposition={value} : valeur inconnue (autorisé : active, passive)"
-                    )
-                config = replace(config, passive_opposition=mode == "passive")
-            elif key == "de_par_defaut":
-                config = replace(config, default_die=die_name(value, f"--opt {raw_key}"))
+        if options.was_given("retente"):
+            config = replace(config, retry=_RETRY[options.text("retente") or self.retry])
+        table = options.text("table_cooperation")
+        if table is not None:
+            config = replace(config, cooperation_bonus=parse_steps(table))
+        if options.was_given("de_adverse"):
+            config = replace(config, opponent_die=options.text("de_adverse") or config.opponent_die)
+        if options.was_given("opposition"):
+            config = replace(config, passive_opposition=options.text("opposition") == "passive")
         return config
 
 
-# every key `--opt` accepts, and what it does (French, for the error on an unknown key)
-OPTION_KEYS: dict[str, str] = {
-    "predilection": "utiliser la prédilection : oui, ou la face du premier jet déjà lancé",
-    "opposition": "active (les deux lancent) ou passive (seuil = Capacité adverse)",
-    "de_adverse": "dé de l'adversaire : d10 ou d20",
-    "carac_adverse": "attribut de l'adversaire",
-    "action": "nom de l'action (règle de la nouvelle tentative)",
-    "circonstances": "changees : le MJ autorise une nouvelle tentative",
-    "retente": "avertir, bloquer ou ignorer (règle de la nouvelle tentative)",
-    "aides": "valeurs de compétence des aides, ex. 3,5",
-    "table_cooperation": "table de coopération, ex. 1:1,5:2 (compétence min : bonus)",
-    "duree": "durée moyenne d'une action longue, ex. 4h",
-    "de_par_defaut": "dé lancé quand --de est absent",
-    "competence": "duel : compétence des deux camps",
-    "competence_a": "duel : compétence du premier",
-    "competence_b": "duel : compétence du second",
-    "attributs": "duel : attribut(s) du premier par manche, ex. adresse,adresse,puissance",
-    "attributs_b": "duel : attribut(s) du second par manche",
-    "de_a": "duel : dé du premier",
-    "de_b": "duel : dé du second",
-    "victoires": "duel : manches à gagner",
-    "manches_max": "duel : nombre maximal de manches",
-}
+def parse_helpers(text: str) -> tuple[int, ...]:
+    """`--opt aides=3,5`: the skill value of each helper (R003.18), 0..10."""
+    values = tuple(parse_int(part, "--opt aides", tables.SKILL_MIN, tables.SKILL_MAX)
+                   for part in text.replace(";", ",").split(",") if part.strip())
+    if not values:
+        raise RuleError("--opt aides : aucune valeur (exemple : --opt aides=3,5)")
+    return values
 
 
-# the keys `jdr check` / `jdr odds` read (the others are for `jdr duel`)
-DUEL_KEYS: tuple[str, ...] = ("competence", "competence_a", "competence_b", "attributs",
-                              "attributs_b", "de_a", "de_b", "victoires", "manches_max")
-CHECK_KEYS: tuple[str, ...] = tuple(k for k in OPTION_KEYS if k not in DUEL_KEYS)
-
-
-def check_option_keys(options: Mapping[str, str], allowed: tuple[str, ...] | None = None) -> None:
-    """A mistyped `--opt` key must not be silently ignored."""
-    keys = allowed if allowed is not None else tuple(OPTION_KEYS)
-    for raw_key in options:
-        if normalize(raw_key) not in keys:
-            raise RuleError(unknown_name_message("option --opt", raw_key, keys))
-
-
-def die_name(value: str | None, where: str = "--de") -> str:
-    """R003.05: only the d10 and the d20 exist in this system."""
-    text = normalize(value or "")
-    if text in ("10", "1d10"):
-        text = "d10"
-    if text in ("20", "1d20"):
-        text = "d20"
-    if text not in tables.DICE:
-        raise RuleError(
-            f"{where} : dé « {value} » impossible dans le système CYD ; choisissez d10 "
-            "(prudent) ou d20 (risqué)"
-        )
-    return text
-
-
-def parse_int(value: str, where: str, lo: int | None = None, hi: int | None = None) -> int:
-    text = value.strip().replace("−", "-")
-    try:
-        number = int(text)
-    except ValueError:
-        raise RuleError(f"{where} : « {value} » n'est pas un nombre entier") from None
-    if (lo is not None and number < lo) or (hi is not None and number > hi):
-        bounds = f"de {lo} à {hi}" if hi is not None else f"au moins {lo}"
-        raise RuleError(f"{where} : {number} hors limites (autorisé : {bounds})")
-    return number
-
-
-def parse_steps(text: str, key: str) -> tuple[tuple[int, int], ...]:
-    """`1:1,5:2` -> ((1, 1), (5, 2)); empty text = empty table."""
+def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
+    """`--opt table_cooperation=1:1,5:2` -> ((1, 1), (5, 2)) (A003.09)."""
+    where = "--opt table_cooperation"
     steps: list[tuple[int, int]] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
         if ":" not in part:
-            raise RuleError(
-                f"--opt {key} : « {part} » ne se lit pas « compétence:bonus » (ex. 1:1,5:2)"
-            )
+            raise RuleError(f"{where} : « {part[:40]} » ne se lit pas « compétence:bonus » "
+                            "(ex. 1:1,5:2)")
         left, right = part.split(":", 1)
-        steps.append((parse_int(left, f"--opt {key}", tables.SKILL_MIN, tables.SKILL_MAX),
-                      parse_int(right, f"--opt {key}")))
+        steps.append((parse_int(left, where, tables.SKILL_MIN, tables.SKILL_MAX),
+                      parse_int(right, where, -100, 100)))
     return tuple(steps)
 
 
 DEFAULT = CydConfig()
+_DIE = tables.DIE_CHOICES
+
+# ------------------------------------------------------------------ declared options
+
+_PREDILECTION = (
+    OptionSpec("predilection", "bool", "relancer le dé grâce à la prédilection de la compétence "
+               "(une fois par séance ; --choix 1|2 garde l'un des deux résultats, sinon le "
+               "meilleur)", False, "R003.04"),
+    OptionSpec("premier_jet", "int", "prédilection après un jet déjà fait à la table : la face "
+               "de ce premier jet (seule la relance est lancée)", None, "R003.04", 1, 20),
+)
+_AGAINST = (
+    OptionSpec("opposition", "choice", "avec --contre : active (les deux lancent) ou passive "
+               "(le seuil est la Capacité adverse)", "active", "A003.03",
+               choices=("active", "passive")),
+    OptionSpec("de_adverse", "choice", "dé de l'adversaire avec --contre", DEFAULT.opponent_die,
+               "A003.05", choices=_DIE),
+    OptionSpec("carac_adverse", "choice", "attribut de l'adversaire (sinon son attribut usuel "
+               "pour la compétence, ou celui de l'acteur)", None, "A003.18",
+               choices=tables.ATTRIBUTES),
+)
+_COOPERATION = (
+    OptionSpec("aides", "text", "coopération : valeurs de compétence des aides, ex. 3,5",
+               None, "R003.18"),
+    OptionSpec("table_cooperation", "text", "table de bonus de coopération (compétence "
+               "minimale:bonus), ex. 1:1,5:2 ; vide par défaut", None, "A003.09"),
+)
+_CHECK_ONLY = (
+    OptionSpec("duree", "text", "action longue : durée moyenne, ex. 4h (avec --seuil)",
+               None, "R003.19"),
+    OptionSpec("action", "text", "nom de l'action, pour la règle de la nouvelle tentative "
+               "(par défaut : la compétence)", None, "R003.17"),
+    OptionSpec("circonstances", "choice", "changees : le MJ constate que les circonstances ont "
+               "changé, une action échouée peut être retentée", "inchangees", "D-003.16",
+               choices=("changees", "inchangees")),
+    OptionSpec("retente", "choice", "règle de la nouvelle tentative : bloquer, avertir ou "
+               "ignorer", DEFAULT.retry, "D-003.16", choices=tables.RETRY_MODES),
+)
+_DUEL = (
+    OptionSpec("competence", "text", "compétence des deux camps", None, "R003.20"),
+    OptionSpec("competence_a", "text", "compétence du premier (sinon competence)", None, "R003.20"),
+    OptionSpec("competence_b", "text", "compétence du second (sinon celle du premier)",
+               None, "R003.20"),
+    OptionSpec("attributs", "text", "attribut(s) du premier par manche, ex. adresse,adresse,"
+               "puissance (le dernier reste)", None, "E003.05"),
+    OptionSpec("attributs_b", "text", "attribut(s) du second par manche", None, "E003.05"),
+    OptionSpec("de", "choice", "dé choisi par les deux camps", None, "D-003.20", choices=_DIE),
+    OptionSpec("de_a", "choice", "dé choisi par le premier (sinon de)", None, "D-003.20",
+               choices=_DIE),
+    OptionSpec("de_b", "choice", "dé choisi par le second (sinon de)", None, "D-003.20",
+               choices=_DIE),
+    OptionSpec("victoires", "int", "manches à gagner (règle provisoire)", DEFAULT.duel_wins,
+               "A003.11", 1, tables.DUEL_WINS_MAX),
+    OptionSpec("manches_max", "int", "nombre maximal de manches", DEFAULT.duel_max_rounds,
+               "A003.11", 1, tables.DUEL_ROUNDS_MAX),
+)
+
+_CHECK_DICE = (
+    "le dé choisi par --de (obligatoire : d10 ou d20) ; avec --opt predilection=oui, le premier "
+    "jet puis la relance (avec premier_jet, seulement la relance) ; avec --contre, ensuite le dé "
+    "de l'adversaire (d10 sauf --opt de_adverse=d20). --contre FICHE seul : l'adversaire oppose "
+    "la même compétence ; s'il ne l'a pas, il la teste au niveau 0 (Capacité −3)."
+)
+
+ACTIONS: dict[str, ActionSpec] = {
+    "check": ActionSpec(
+        "check", "test de Capacité (attribut + compétence + d10 ou d20) contre un seuil ou un "
+        "adversaire", _PREDILECTION + _AGAINST + _COOPERATION + _CHECK_ONLY, _CHECK_DICE),
+    "odds": ActionSpec(
+        "odds", "chances exactes d'un test de Capacité, au d10 et au d20 côte à côte (ou le "
+        "seul dé de --de)", _PREDILECTION + _AGAINST + _COOPERATION,
+        "aucun dé lancé ; --contre FICHE seul : la même compétence adverse (niveau 0 si "
+        "l'adversaire ne l'a pas)", rolls=False),
+    "duel": ActionSpec(
+        "duel", "duel : suite de tests en opposition, la Capacité peut changer à chaque manche "
+        "(règle provisoire : premier à N manches)", _DUEL,
+        "à chaque manche, le dé du premier puis celui du second"),
+    "session": ActionSpec(
+        "session", "nouvelle séance de jeu : les cases de prédilection redeviennent disponibles",
+        rolls=False),
+}

@@ -8,11 +8,11 @@ to the Capacité. The same objects give the random roll and the exact distributi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from jdr.core.check import Natural, NaturalRoll, Verdict
+from jdr.core.check import Check, CheckResult, Natural, NaturalRoll, Verdict
 from jdr.dice.notation import Die
 from jdr.dice.source import DiceSource
 from jdr.systems.cyd import tables
@@ -43,15 +43,19 @@ def rank(sides: int, face: int) -> int:
     return face_value(sides, face)
 
 
+def kept_index(sides: int, choice: int | None, first: int, second: int) -> int:
+    """R003.04: the index (0 or 1) of the kept result: the player's choice, else the better one
+    (the first on equal worth)."""
+    if choice is not None:
+        return choice - 1
+    return 0 if rank(sides, first) >= rank(sides, second) else 1
+
+
 @dataclass(frozen=True, slots=True)
 class CydDie(NaturalRoll):
     """R003.05 / R003.08: one d10 or one d20; the natural value is the face."""
 
     sides: int
-
-    @property
-    def label(self) -> str:  # type: ignore[override]
-        return f"1d{self.sides}"
 
     def roll(self, source: DiceSource) -> tuple[Natural, tuple[Die, ...]]:
         face = source.roll(self.sides)
@@ -76,29 +80,19 @@ class PredilectionRoll(NaturalRoll):
     choice: int | None = None
     first: int | None = None
 
-    @property
-    def label(self) -> str:  # type: ignore[override]
-        return f"1d{self.sides} relancé (prédilection)"
-
     def roll(self, source: DiceSource) -> tuple[Natural, tuple[Die, ...]]:
         first = self.first if self.first is not None else source.roll(self.sides)
         second = source.roll(self.sides)
-        kept = self.keep(first, second)
+        kept = kept_index(self.sides, self.choice, first, second)
         faces = (first, second)
         dice = tuple(
             Die(self.sides, f, i == kept, "" if i == kept else "écarté") for i, f in enumerate(faces)
         )
         return faces[kept], dice
 
-    def keep(self, first: int, second: int) -> int:
-        """Index (0 or 1) of the kept result: the player's choice, else the better one."""
-        if self.choice is not None:
-            return self.choice - 1
-        return 0 if rank(self.sides, first) >= rank(self.sides, second) else 1
-
     def distribution(self) -> icepool.Die:
-        # The player's free choice is a decision, not chance: the odds assume the better result.
-        return _better_of_two(self.sides, self.first)
+        # Without --choix the odds assume the player keeps the better result.
+        return _two_results(self.sides, self.choice, self.first)
 
     def value(self, natural: Natural) -> int:
         assert isinstance(natural, int)
@@ -112,15 +106,15 @@ def _uniform(sides: int) -> icepool.Die:
     return icepool.d(sides)
 
 
-@lru_cache(maxsize=64)
-def _better_of_two(sides: int, first: int | None) -> icepool.Die:
+@lru_cache(maxsize=128)
+def _two_results(sides: int, choice: int | None, first: int | None) -> icepool.Die:
     import icepool
 
     firsts = range(1, sides + 1) if first is None else (first,)
     weights: dict[int, int] = {}
     for a in firsts:
         for b in range(1, sides + 1):
-            kept = a if rank(sides, a) >= rank(sides, b) else b
+            kept = (a, b)[kept_index(sides, choice, a, b)]
             weights[kept] = weights.get(kept, 0) + 1
     return icepool.Die(weights)
 
@@ -132,7 +126,9 @@ class CydJudge:
     - d20 face 1 or 11: dramatic failure, no final result, no margin (A003.14);
     - against a threshold T: success iff final ≥ T; heroic iff final ≥ T + 10; dramatic iff
       final ≤ T − 10 (A003.15: negative finals allowed);
-    - without a threshold (one side of an opposed test) only the automatic failure is judged.
+    - without a threshold (one side of an opposed test) only the automatic failure is judged;
+    - A003.17: the d10 reaches a heroic success too (Capacité ≥ threshold and a 10): no special
+      rule for either die.
     """
 
     sides: int
@@ -140,19 +136,36 @@ class CydJudge:
     def __call__(self, natural: Natural, total: int, threshold: int | None) -> Verdict:
         assert isinstance(natural, int)
         if is_automatic_failure(self.sides, natural):
-            return Verdict(
-                False, "failure", None,
-                (f"{natural} sur le d20 : échec dramatique automatique, résultat final non "
-                 "calculé (R003.08)",),
-            )
+            return Verdict(False, "failure", None, (
+                f"{natural} sur le d20 : échec dramatique automatique, le résultat final n'est "
+                "pas calculé (le total affiché n'est que la Capacité)",))
         notes: tuple[str, ...] = ()
         if self.sides == 20 and natural % 2 == 1:
-            notes = (f"{natural} sur le d20 : face impaire, le dé compte 0 (R003.08)",)
+            notes = (f"{natural} sur le d20 : face impaire, le dé compte 0",)
         if threshold is None:
             return Verdict(None, None, None, notes)
         margin = total - threshold
         if margin >= tables.EXCEPTIONAL_GAP:
-            return Verdict(True, "success", margin, notes)
+            return Verdict(True, "success", margin,
+                           (*notes, "réussite héroïque : résultat final ≥ seuil + 10"))
         if margin <= -tables.EXCEPTIONAL_GAP:
-            return Verdict(False, "failure", margin, notes)
+            return Verdict(False, "failure", margin,
+                           (*notes, "échec dramatique : résultat final ≤ seuil − 10"))
         return Verdict(margin >= 0, None, margin, notes)
+
+
+@dataclass(frozen=True)
+class CydCheck(Check):
+    """A Capacité test (R003.07): the core `Check`, whose every result also carries the stat
+    `auto_ok` (0 on a 1 or 11 of the d20, A003.05, else 1) for the opposed-test rule.
+
+    The core copies a check's fixed `stats` onto each result; `auto_ok` depends on the face, so
+    it is added here, once, where the core resolves every outcome (rolls and exact odds)."""
+
+    sides: int = 10
+
+    def resolve(self, natural: Natural, dice: tuple[Die, ...] = ()) -> CheckResult:
+        result = Check.resolve(self, natural, dice)
+        assert isinstance(natural, int)
+        ok = 0 if is_automatic_failure(self.sides, natural) else 1
+        return replace(result, stats=(*result.stats, ("auto_ok", ok)))

@@ -1,132 +1,110 @@
-"""Duels (R003.20 / A003.11): a sequence of opposed tests in which the Capacité may change from
-one round to the next (E003.05: in a long chase, Puissance may replace Adresse).
+"""Duels (R003.20 / A003.11): a sequence of opposed tests (R003.13, opposition.OPPOSED) in which
+the Capacité may change from one round to the next (E003.05: in a long chase, Puissance may
+replace Adresse).
 
 The document's scoring is lost: the placeholder (configurable, `CydConfig.duel_wins`,
-`--opt victoires=N`) is "the first to win N rounds", at most `duel_max_rounds` rounds.
+`--opt victoires=N`) is "the first to win N rounds", at most `duel_max_rounds` rounds. Each side
+chooses its die (D-003.20: `--opt de=d10|d20`, or `de_a` / `de_b`); nobody chooses for them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
-from jdr.core.sheet import SheetDocument
-from jdr.core.system import SheetChange
+from jdr.core.contest import ContestResult
+from jdr.core.options import Options
+from jdr.core.results import Line, Report
+from jdr.core.system import GroupRequest, Outcome
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
-from jdr.names import normalize
-from jdr.systems.cyd import tables
-from jdr.systems.cyd.checks import (
-    CydCheckResult,
-    OpposedOutcome,
-    attribute_name,
-    capacity,
-    make_check,
-    opposed_outcome,
-)
-from jdr.systems.cyd.config import DUEL_KEYS, CydConfig, check_option_keys, die_name, parse_int
-from jdr.systems.cyd.sheet import load_sheet
+from jdr.systems.cyd.capacite import Capacity, attribute_name, capacity, make_check
+from jdr.systems.cyd.config import CydConfig
+from jdr.systems.cyd.opposition import opponent_capacity, roll_contest
+from jdr.systems.cyd.sheet import CydSheet
 
 
 @dataclass(frozen=True)
-class DuelRound:
-    number: int
-    a: CydCheckResult
-    b: CydCheckResult
-    outcome: OpposedOutcome
+class DuelSetup:
+    """Who duels with what: skills, attributes per round, dice, scoring."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"round": self.number, "winner": self.outcome.winner, "tie": self.outcome.tie,
-                "heroic": self.outcome.heroic, "a": self.a.to_json(), "b": self.b.to_json(),
-                "notes": list(self.outcome.notes)}
-
-
-@dataclass(frozen=True)
-class DuelResult:
-    a_name: str
-    b_name: str
-    rounds: tuple[DuelRound, ...]
-    wins_needed: int
-
-    @property
-    def score(self) -> tuple[int, int]:
-        a = sum(1 for r in self.rounds if r.outcome.winner == "actor")
-        b = sum(1 for r in self.rounds if r.outcome.winner == "opponent")
-        return a, b
-
-    @property
-    def winner(self) -> str | None:
-        a, b = self.score
-        if a == b:
-            return None
-        return self.a_name if a > b else self.b_name
-
-    def to_json(self) -> dict[str, Any]:
-        a, b = self.score
-        return {"winner": self.winner, "success": a > b, "score": [a, b],
-                "wins_needed": self.wins_needed,
-                "rounds": [r.to_json() for r in self.rounds], "rule": "A003.11"}
-
-    def render(self) -> str:
-        lines = [f"Duel {self.a_name} contre {self.b_name} (premier à {self.wins_needed} "
-                 "manche(s), règle provisoire A003.11)"]
-        names = {"actor": self.a_name, "opponent": self.b_name}
-        for r in self.rounds:
-            who = names[r.outcome.winner] if r.outcome.winner else "personne"
-            lines.append(f"Manche {r.number} : {who} l'emporte")
-            lines.append(f"  {r.a.line()}")
-            lines.append(f"  {r.b.line()}")
-            lines.extend(f"    · {n}" for n in r.outcome.notes)
-        a, b = self.score
-        final = f"vainqueur : {self.winner}" if self.winner else "match nul"
-        lines.append(f"→ {a} à {b}, {final}")
-        return "\n".join(lines)
+    a: CydSheet
+    b: CydSheet
+    skill_a: str
+    skill_b: str
+    attributes_a: tuple[str | None, ...]
+    attributes_b: tuple[str | None, ...]
+    die_a: str
+    die_b: str
+    wins: int
+    max_rounds: int
 
 
-def _per_round(text: str | None) -> list[str | None]:
+def _per_round(text: str | None) -> tuple[str | None, ...]:
     if not text:
-        return [None]
-    return [attribute_name(p) for p in text.split(",") if p.strip()] or [None]
+        return (None,)
+    return tuple(attribute_name(p) for p in text.split(",") if p.strip()) or (None,)
 
 
-def run_duel(a_doc: SheetDocument, b_doc: SheetDocument, source: DiceSource,
-             options: dict[str, str], config: CydConfig
-             ) -> tuple[DuelResult, list[SheetChange]]:
-    """A003.11 / R003.20: rounds of opposed tests (R003.13 with A003.04, A003.05); each side's
-    attribute may change per round (`--opt attributs=adresse,adresse,puissance`: the last one
-    stays), as in E003.05."""
-    check_option_keys(options, DUEL_KEYS)
-    opts = {normalize(k): v for k, v in options.items()}
-    a_sheet, b_sheet = load_sheet(a_doc), load_sheet(b_doc)
-    skill_a = opts.get("competence_a") or opts.get("competence")
+def _die(options: Options, key: str, name: str) -> str:
+    die = options.text(key) or options.text("de")
+    if die is None:
+        raise RuleError(f"duel : {name} n'a pas choisi son dé : --opt de=d10|d20 (les deux), "
+                        f"ou --opt {key}=d10|d20")
+    return die
+
+
+def setup(request: GroupRequest[CydSheet], config: CydConfig) -> DuelSetup:
+    """Read the duel's options (skills, attributes per round, dice, scoring)."""
+    if len(request.sheets) != 2:
+        raise RuleError("duel : il faut exactement deux personnages")
+    a, b = request.sheets[0].model, request.sheets[1].model
+    options = request.options
+    skill_a = options.text("competence_a") or options.text("competence")
     if not skill_a:
         raise RuleError("duel : précisez la compétence (--opt competence=athletisme, ou "
                         "competence_a / competence_b)")
-    skill_b = opts.get("competence_b") or opts.get("competence") or skill_a
-    attrs_a, attrs_b = _per_round(opts.get("attributs")), _per_round(opts.get("attributs_b"))
-    die_a = die_name(opts.get("de_a") or config.default_die or "d10", "--opt de_a")
-    die_b = die_name(opts.get("de_b") or config.default_die or "d10", "--opt de_b")
-    wins = parse_int(opts["victoires"], "--opt victoires", 1, 20) if "victoires" in opts \
-        else config.duel_wins
-    cap_rounds = parse_int(opts["manches_max"], "--opt manches_max", 1, 99) \
-        if "manches_max" in opts else config.duel_max_rounds
-    rounds: list[DuelRound] = []
-    score = [0, 0]
-    for number in range(1, cap_rounds + 1):
-        attr_a = attrs_a[min(number - 1, len(attrs_a) - 1)]
-        attr_b = attrs_b[min(number - 1, len(attrs_b) - 1)]
-        cap_a = capacity(a_sheet, skill_a, attr_a)
-        cap_b = capacity(b_sheet, skill_b, attr_b)
-        ra = make_check(cap_a, die_a, (), None).roll(source)
-        rb = make_check(cap_b, die_b, (), None).roll(source)
-        outcome = opposed_outcome(ra, tables.DICE[die_a], cap_a.skill_value,
-                                  rb, tables.DICE[die_b], cap_b.skill_value)
-        rounds.append(DuelRound(number, CydCheckResult(ra, die_a, cap_a),
-                                CydCheckResult(rb, die_b, cap_b), outcome))
-        if outcome.winner == "actor":
-            score[0] += 1
-        elif outcome.winner == "opponent":
-            score[1] += 1
-        if max(score) >= wins:
+    return DuelSetup(
+        a, b, skill_a, options.text("competence_b") or options.text("competence") or skill_a,
+        _per_round(options.text("attributs")), _per_round(options.text("attributs_b")),
+        _die(options, "de_a", a.nom), _die(options, "de_b", b.nom),
+        options.int("victoires", config.duel_wins) or config.duel_wins,
+        options.int("manches_max", config.duel_max_rounds) or config.duel_max_rounds,
+    )
+
+
+def _capacities(duel: DuelSetup, number: int) -> tuple[Capacity, Capacity, tuple[str, ...]]:
+    """E003.05: the attribute of round `number` (the last one given stays)."""
+    attr_a = duel.attributes_a[min(number - 1, len(duel.attributes_a) - 1)]
+    attr_b = duel.attributes_b[min(number - 1, len(duel.attributes_b) - 1)]
+    cap_a = capacity(duel.a, duel.skill_a, attr_a)
+    cap_b, notes = opponent_capacity(duel.b, duel.skill_b, attr_b, cap_a.attribute)
+    return cap_a, cap_b, notes
+
+
+def _round(duel: DuelSetup, number: int, source: DiceSource) -> ContestResult:
+    cap_a, cap_b, notes = _capacities(duel, number)
+    contest = roll_contest(make_check(cap_a, duel.die_a, (), None),
+                           make_check(cap_b, duel.die_b, (), None), source)
+    if notes and number == 1:
+        return replace(contest, notes=(*contest.notes, *notes))
+    return contest
+
+
+def run_duel(request: GroupRequest[CydSheet], source: DiceSource, config: CydConfig) -> Outcome:
+    """A003.11 / R003.20: rounds of opposed tests until one side has won `wins` rounds."""
+    duel = setup(request, config)
+    names = {"actor": duel.a.nom, "opponent": duel.b.nom, "nobody": "personne"}
+    rounds: list[Report] = []
+    score = {"actor": 0, "opponent": 0, "nobody": 0}
+    for number in range(1, duel.max_rounds + 1):
+        contest = _round(duel, number, source)
+        score[contest.winner] += 1
+        rounds.append(Report(f"Manche {number} : {names[contest.winner]} l'emporte", (contest,)))
+        if max(score["actor"], score["opponent"]) >= duel.wins:
             break
-    return DuelResult(a_sheet.nom, b_sheet.nom, tuple(rounds), wins), []
+    a, b = score["actor"], score["opponent"]
+    final = f"vainqueur : {duel.a.nom if a > b else duel.b.nom}" if a != b else "match nul"
+    title = (f"Duel {duel.a.nom} contre {duel.b.nom} (premier à {duel.wins} manche(s), règle "
+             "provisoire)")
+    notes = (Line(f"score {a} à {b}, {final}", "A003.11"),)
+    return Outcome(Report(title, tuple(rounds), notes, "R003.20"))

@@ -13,11 +13,11 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from jdr.core.sheet import (
-    NormalizedDict,
+    InRange,
+    Int,
+    NormalizedKeys,
     PoolField,
-    Ranged,
     SheetDocument,
-    normalized_keys,
     validate,
 )
 from jdr.errors import SheetError
@@ -55,8 +55,9 @@ def _system(value: Any) -> str:
     return "cyd"
 
 
-AttributeValue = Ranged(tables.ATTRIBUTE_MIN, tables.ATTRIBUTE_MAX)
-SkillValue = Ranged(tables.SKILL_MIN, tables.SKILL_MAX)
+AttributeValue = Annotated[Int, InRange(tables.ATTRIBUTE_MIN, tables.ATTRIBUTE_MAX)]
+SkillValue = Annotated[Int, InRange(tables.SKILL_MIN, tables.SKILL_MAX)]
+Positive = Annotated[Int, InRange(0)]
 AttributeName = Annotated[str, AfterValidator(_attribute_name)]
 PredilectionState = Annotated[str, BeforeValidator(_predilection_state)]
 
@@ -65,11 +66,11 @@ class Attributes(BaseModel):
     """R003.01: Adresse, Clairvoyance, Présence, Puissance, Trempe, each 1..10."""
 
     model_config = ConfigDict(extra="forbid")
-    adresse: AttributeValue  # type: ignore[valid-type]
-    clairvoyance: AttributeValue  # type: ignore[valid-type]
-    presence: AttributeValue  # type: ignore[valid-type]
-    puissance: AttributeValue  # type: ignore[valid-type]
-    trempe: AttributeValue  # type: ignore[valid-type]
+    adresse: AttributeValue
+    clairvoyance: AttributeValue
+    presence: AttributeValue
+    puissance: AttributeValue
+    trempe: AttributeValue
 
     def get(self, name: str) -> int:
         value = getattr(self, name)
@@ -81,10 +82,10 @@ class Secondary(BaseModel):
     """R003.02 / A003.12: Défense, Santé, Psyché, Vitesse (metres per 6-second turn): data."""
 
     model_config = ConfigDict(extra="allow")
-    defense: Ranged(0) | None = None  # type: ignore[valid-type]
+    defense: Positive | None = None
     sante: PoolField | None = None
     psyche: PoolField | None = None
-    vitesse: Ranged(0) | None = None  # type: ignore[valid-type]
+    vitesse: Positive | None = None
 
 
 class CydSheet(BaseModel):
@@ -93,18 +94,17 @@ class CydSheet(BaseModel):
     model_config = ConfigDict(extra="allow")
     systeme: Annotated[str, BeforeValidator(_system)]
     nom: str
-    attributs: Annotated[Attributes, BeforeValidator(lambda v: normalized_keys(v, "attributs"))]
-    competences: NormalizedDict(SkillValue, "competences") = Field(  # type: ignore[valid-type]
+    attributs: Annotated[Attributes, NormalizedKeys("attributs")]
+    competences: Annotated[dict[str, SkillValue], NormalizedKeys("competences")] = Field(
         default_factory=dict)
-    attribut_usuel: NormalizedDict(AttributeName, "attribut_usuel") = Field(  # type: ignore[valid-type]
+    attribut_usuel: Annotated[dict[str, AttributeName], NormalizedKeys("attribut_usuel")] = Field(
         default_factory=dict)
-    secondaires: Annotated[
-        Secondary, BeforeValidator(lambda v: normalized_keys(v, "secondaires"))
-    ] = Field(default_factory=Secondary)
-    predilections: NormalizedDict(PredilectionState, "predilections") = Field(  # type: ignore[valid-type]
+    secondaires: Annotated[Secondary, NormalizedKeys("secondaires")] = Field(
+        default_factory=Secondary)
+    predilections: Annotated[dict[str, PredilectionState], NormalizedKeys("predilections")] = Field(
         default_factory=dict)
     # A003.16: failed actions: action name -> skill value when it failed (null = cleared).
-    echecs: NormalizedDict(SkillValue | None, "echecs") = Field(  # type: ignore[valid-type]
+    echecs: Annotated[dict[str, SkillValue | None], NormalizedKeys("echecs")] = Field(
         default_factory=dict)
     notes: str | None = None
 

@@ -40,6 +40,7 @@ UNTRAINED_SKILL_MALUS: Final = -3
 # R003.05 / R003.08: the two dice the player chooses between.
 DICE: Final[dict[str, int]] = {"d10": 10, "d20": 20}
 DIE_LABELS: Final[dict[str, str]] = {"d10": "d10 (prudent)", "d20": "d20 (risqué)"}
+DIE_CHOICES: Final[tuple[str, ...]] = ("d10", "d20")
 
 # R003.08: d20 faces that are an automatic dramatic failure (no final result computed).
 D20_AUTOMATIC_FAILURE: Final[frozenset[int]] = frozenset({1, 11})
@@ -47,13 +48,13 @@ D20_AUTOMATIC_FAILURE: Final[frozenset[int]] = frozenset({1, 11})
 # R003.14 / R003.15: heroic success at threshold + 10, dramatic failure at threshold - 10.
 EXCEPTIONAL_GAP: Final = 10
 
-# R003.12 + D-003.06: the difficulty ladder. Only "Facile 5" is in the document (E003.01);
-# the rest is the RULES.md placeholder, configurable.
+# R003.12 + D-003.06: the difficulty ladder, names as D-003.06 spells them (matched per
+# D-ALL.01). Only "Facile 5" is in the document (E003.01); the rest is a placeholder, configurable.
 LADDER: Final[dict[str, int]] = {
     "facile": 5,
     "moyenne": 10,
     "difficile": 15,
-    "tres_difficile": 20,
+    "tres-difficile": 20,
     "extreme": 25,
 }
 LADDER_ALIASES: Final[dict[str, str]] = {"moyen": "moyenne"}
@@ -73,16 +74,23 @@ COOPERATION_BONUS: Final[tuple[tuple[int, int], ...]] = ()
 # A003.10 (placeholders, labelled as such): what each outcome of a long action means for the
 # time taken. "factor" multiplies the average duration (None = not finished).
 LONG_ACTION_OUTCOMES: Final[dict[str, str]] = {
-    "heroic": "action achevée en la moitié de la durée moyenne (valeur provisoire, A003.10)",
-    "success": "action achevée au bout de la durée moyenne (R003.19)",
+    "heroic": "action achevée en la moitié de la durée moyenne (valeur provisoire)",
+    "success": "action achevée au bout de la durée moyenne",
     "failure": "action non achevée au bout de la durée moyenne ; elle peut se poursuivre "
-               "(valeur provisoire, A003.10)",
+               "(valeur provisoire)",
     "dramatic": "action non achevée au bout de la durée moyenne, et une complication survient "
-                "(valeur provisoire, A003.10)",
+                "(valeur provisoire)",
 }
 LONG_ACTION_HEROIC_FACTOR: Final = 0.5
 
 # A003.11: duel scoring is unknown; placeholder = the first to win 2 rounds (best of 3),
-# at most 9 rounds.
+# at most 9 rounds (bounds of the options: 1..20 wins, 1..99 rounds).
 DUEL_WINS_NEEDED: Final = 2
 DUEL_MAX_ROUNDS: Final = 9
+DUEL_WINS_MAX: Final = 20
+DUEL_ROUNDS_MAX: Final = 99
+
+# A003.16: the modes of the retry rule; D-003.16: refused by default, a warning is the
+# configurable alternative, "ignorer" turns the rule off.
+RETRY_MODES: Final[tuple[str, ...]] = ("bloquer", "avertir", "ignorer")
+RETRY_DEFAULT: Final = "bloquer"

@@ -1,63 +1,106 @@
-"""`jdr sheet show` for CYD: the sheet with each skill's Capacité (R003.06, R003.09)."""
+"""`jdr sheet show` and `jdr aide` for CYD: the sheet with each skill's Capacité (R003.06,
+R003.09), the secondary attributes (R003.02), the prédilection boxes (R003.04) and the failed
+actions kept for the retry rule (A003.16)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from jdr.systems.cyd import tables
-from jdr.systems.cyd.checks import Capacity
+from jdr.core.results import Row, Section, SheetView
+from jdr.core.sheet import Pool
+from jdr.core.system import SystemHelp
+from jdr.systems.cyd import combat, progression, tables
+from jdr.systems.cyd.capacite import Capacity
 from jdr.systems.cyd.sheet import CydSheet
 
+# R003.02: stable row keys of the secondary attributes (Santé is the health pool).
+_SECONDARY_KEYS = {"defense": "defense", "sante": "hit_points", "psyche": "psyche",
+                   "vitesse": "speed"}
 
-@dataclass(frozen=True)
-class SheetView:
-    sheet: CydSheet
 
-    def _capacity(self, skill: str) -> Capacity | None:
-        attribute = self.sheet.usual.get(skill)
-        if attribute is None:
-            return None
-        return Capacity(self.sheet.nom, attribute, self.sheet.attributs.get(attribute), skill,
-                        self.sheet.skills[skill])
+def usual_capacity(sheet: CydSheet, skill: str) -> Capacity | None:
+    """The Capacité of a skill with its usual attribute (None when the MJ picks each time)."""
+    attribute = sheet.usual.get(skill)
+    if attribute is None:
+        return None
+    return Capacity(sheet.nom, attribute, sheet.attributs.get(attribute), skill, sheet.skills[skill])
 
-    def to_json(self) -> dict[str, Any]:
-        s = self.sheet
-        skills: dict[str, Any] = {}
-        for name, value in s.skills.items():
-            cap = self._capacity(name)
-            skills[name] = {"value": value, "attribute": s.usual.get(name),
-                            "capacite": cap.value if cap else None,
-                            "predilection": s.boxes.get(name)}
-        secondary = s.secondaires.model_dump(exclude_none=True)
-        return {"system": "cyd", "name": s.nom,
-                "attributes": {a: s.attributs.get(a) for a in tables.ATTRIBUTES},
-                "skills": skills, "secondary": secondary, "predilections": s.boxes}
 
-    def render(self) -> str:
-        s = self.sheet
-        lines = [f"{s.nom} (CYD System)"]
-        lines.append("Attributs : " + ", ".join(
-            f"{tables.ATTRIBUTE_LABELS[a]} {s.attributs.get(a)}" for a in tables.ATTRIBUTES))
-        sec = s.secondaires
-        parts = []
-        for key in tables.SECONDARY:
-            value = getattr(sec, key)
-            if value is None:
-                continue
-            if hasattr(value, "actuels"):
-                value = f"{value.actuels}/{value.max}"
-            parts.append(f"{tables.SECONDARY_LABELS[key]} {value}")
-        if parts:
-            lines.append("Secondaires : " + ", ".join(parts))
-        lines.append("Compétences :")
-        for name, value in sorted(s.skills.items()):
-            cap = self._capacity(name)
-            usual = f" ({cap.describe()})" if cap else " (attribut au choix du MJ)"
-            pred = s.boxes.get(name)
-            mark = ""
-            if pred is not None:
-                mark = " [prédilection : " + ("☐ disponible" if pred == "disponible"
-                                               else "☒ utilisée") + "]"
-            lines.append(f"  · {name} {value}{usual}{mark}")
-        return "\n".join(lines)
+def _attributes(sheet: CydSheet) -> Section:
+    return Section("Attributs", tuple(
+        Row(a, tables.ATTRIBUTE_LABELS[a], sheet.attributs.get(a), rule="R003.01")
+        for a in tables.ATTRIBUTES))
+
+
+def _secondary(sheet: CydSheet) -> Section:
+    rows: list[Row] = []
+    for name in tables.SECONDARY:
+        value = getattr(sheet.secondaires, name)
+        if value is None:
+            continue
+        label = tables.SECONDARY_LABELS[name]
+        if isinstance(value, Pool):
+            rows.append(Row(_SECONDARY_KEYS[name], label, value.actuels,
+                            f"{value.actuels}/{value.max}", "R003.02"))
+        else:
+            rows.append(Row(_SECONDARY_KEYS[name], label, int(value), rule="R003.02"))
+    return Section("Attributs secondaires", tuple(rows))
+
+
+def _skills(sheet: CydSheet) -> Section:
+    rows: list[Row] = []
+    for name, value in sorted(sheet.skills.items()):
+        cap = usual_capacity(sheet, name)
+        text = f"{value} ({cap.describe()})" if cap else f"{value} (attribut au choix du MJ)"
+        if value == 0:
+            text += " ; à 0, la Capacité perd 3"
+        rows.append(Row(name, name, value, text, "R003.03"))
+    return Section("Compétences", tuple(rows))
+
+
+def _capacities(sheet: CydSheet) -> Section:
+    rows: list[Row] = []
+    for name in sorted(sheet.skills):
+        cap = usual_capacity(sheet, name)
+        if cap is not None:
+            rows.append(Row(f"capacite_{name}", f"{name} ({cap.label})", cap.value, rule="R003.06"))
+    return Section("Capacités (attribut usuel)", tuple(rows))
+
+
+def _boxes(sheet: CydSheet) -> Section:
+    rows = tuple(
+        Row(f"predilection_{name}", name, state,
+            "☐ disponible" if state == tables.PREDILECTION_FREE else "☒ utilisée", "R003.04")
+        for name, state in sorted(sheet.boxes.items()))
+    return Section("Prédilections (une relance par séance)", rows)
+
+
+def _failures(sheet: CydSheet) -> Section:
+    rows = tuple(
+        Row(f"echec_{name}", name, value, f"échouée (compétence {value})", "A003.16")
+        for name, value in sorted(sheet.failures.items()) if value is not None)
+    return Section("Actions échouées (nouvelle tentative si les circonstances changent)", rows)
+
+
+def sheet_view(sheet: CydSheet) -> SheetView:
+    sections = (_attributes(sheet), _secondary(sheet), _skills(sheet), _capacities(sheet),
+                _boxes(sheet), _failures(sheet))
+    return SheetView("cyd", sheet.nom, tuple(s for s in sections if s.rows))
+
+
+def help_info() -> SystemHelp:
+    """`jdr aide cyd`: the five attributes; skills have free names (R003.03)."""
+    return SystemHelp(
+        characteristics=dict(tables.ATTRIBUTE_LABELS),
+        skills={},
+        defences=(),
+        notes=(
+            "compétences : noms libres, de 0 à 10 ; à 0, la Capacité perd 3",
+            "Capacité = attribut + compétence ; résultat final = Capacité + dé",
+            "dé au choix du joueur à chaque test (--de d10|d20) : le d10 est prudent ; au d20 "
+            "une face impaire compte 0, et 1 ou 11 est un échec dramatique automatique",
+            "réussite héroïque : résultat final ≥ seuil + 10 ; échec dramatique : ≤ seuil − 10",
+            "attributs secondaires (données de la fiche) : "
+            + ", ".join(tables.SECONDARY_LABELS.values()),
+            combat.NOTE,
+            progression.NOTE,
+        ),
+    )

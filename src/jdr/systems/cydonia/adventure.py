@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jdr.core.check import CheckResult, OpposedResult
+from jdr.core.check import CheckResult
+from jdr.core.contest import ContestResult
 from jdr.errors import RuleError
 from jdr.names import normalize
-from jdr.systems.cydonia.tables import CONFIG, REST_DICE, RIDING
+from jdr.systems.cydonia.config import CONFIG
+from jdr.systems.cydonia.tables import REST_DICE, RIDING
 
 
-def negotiation_discount(result: OpposedResult) -> int:
+def negotiation_discount(result: ContestResult) -> int:
     """R000.55, A000.19: 5 % per 2 points above the merchant, at most 50 %; a critical in the
     player's favour (their 10 or the merchant's 1) gives 50 %; criticals on both sides cancel."""
     player_fav = result.actor.critical == "success" or result.opponent.critical == "failure"

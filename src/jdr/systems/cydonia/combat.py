@@ -1,244 +1,85 @@
-"""Cydonia, combat (RULES.md 1.3): initiative, attack and defence, location, damage, death.
+"""Cydonia, combat (RULES.md 1.3): initiative, then the whole attack — attack against defence,
+location, damage, protection, knock-out, death and dying.
 
 Order in which an attack consumes dice (for `--des`): attack d10 (two for an expert skill),
-defence d10, location d20 (none for an aimed attack), weapon damage dice, extra damage of a
-critical location, then the defender's Résistance Physique d10 on a head hit (knock-out) or on
-the Bijoux de famille (paralysis).
+defence d10 (none for a defender who cannot act, D-000.47), location d20 (none for an aimed
+attack), weapon damage dice, extra damage of a critical location, then the defender's Résistance
+Physique d10 on a head hit (knock-out) or on the Bijoux de famille (paralysis).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-from jdr.core.check import Check, CheckResult, Modifier, Opposed, OpposedResult
-from jdr.dice.notation import RollResult, names_in, roll
+from jdr.core.check import Check, CheckResult, Modifier
+from jdr.core.contest import Contest, ContestResult
+from jdr.core.initiative import Entrant, Order, OrderRule, order
+from jdr.core.results import AttackReport, Damage, Health, Line, Location, StateChange, Step
+from jdr.core.system import AttackRequest
+from jdr.dice.notation import Die, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
-from jdr.systems.cydonia.checks import Character, resistance_check, skill_check
-from jdr.systems.cydonia.tables import (
-    ABBREVIATIONS,
-    CAC_LOCATIONS,
-    CHARACTERISTICS,
-    CONFIG,
-    VERY_PRECISE_CAC,
-    VERY_PRECISE_WEAPON,
-    WEAPON_LOCATIONS,
-    Zone,
+from jdr.systems.cydonia.checks import (
+    ATTACK_CONTEST,
+    STATE_WORDS,
+    Character,
+    passive_check,
+    raw_check,
+    resistance_check,
+    skill_check,
+)
+from jdr.systems.cydonia.config import CONFIG
+from jdr.systems.cydonia.sheet import CydoniaSheet, Weapon
+from jdr.systems.cydonia.tables import Zone
+from jdr.systems.cydonia.wounds import (
+    aimed_malus,
+    aimed_zone,
+    concentration_bonus,
+    knockout,
+    location_bonus,
+    location_total,
+    protection_for,
+    state_after,
+    suffered_damage,
+    wake_difficulty,
+    weapon_damage,
+    zone_for,
 )
 
 # ------------------------------------------------------------------ initiative
 
-
-@dataclass(frozen=True)
-class InitiativeEntry:
-    name: str
-    score: int
-    chance: int
-    rolloffs: tuple[int, ...] = ()
+ORDER_RULE = OrderRule(rolloff_sides=10, max_rolloffs=20, rule="R000.21, A000.04",
+                       score_label="initiative")
 
 
-@dataclass(frozen=True)
-class InitiativeResult:
-    order: tuple[InitiativeEntry, ...]
-    tiebreaks: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "order": [{"name": e.name, "initiative": e.score, "chance": e.chance,
-                       "rolloffs": list(e.rolloffs)} for e in self.order],
-            "tiebreaks": list(self.tiebreaks),
-        }
-
-    def render(self) -> str:
-        lines = ["Ordre d'initiative (Agilité + Sensoriel, R000.21) :"]
-        for i, e in enumerate(self.order, 1):
-            lines.append(f"  {i}. {e.name} : {e.score}")
-        lines.extend(f"  · {t}" for t in self.tiebreaks)
-        return "\n".join(lines)
+def initiative_check(character: Character) -> Check:
+    """A000.04 variant: Agilité + Sensoriel + 1D10."""
+    mods = (Modifier(character.characteristic("agilite"), "Agilité"),
+            Modifier(character.characteristic("sensoriel"), "Sensoriel"))
+    return raw_check("Initiative", mods, rule="A000.04", who=character.name)
 
 
-def initiative(characters: list[Character], source: DiceSource) -> InitiativeResult:
-    """R000.21, A000.04: Agilité + Sensoriel, no die; ties by higher Chance, then 1D10 roll-offs."""
-    entries = []
+def initiative(characters: Sequence[Character], source: DiceSource,
+               die: bool = CONFIG.initiative_die) -> Order:
+    """R000.21, A000.04, R000.19: Agilité + Sensoriel, no die; ties by higher Chance, then 1D10
+    roll-offs until strict (`die`: the variant that adds 1D10)."""
+    entrants = []
     for c in characters:
-        score = c.characteristic("agilite") + c.characteristic("sensoriel")
-        if CONFIG.initiative_die:
-            score += source.roll(10)
-        entries.append(InitiativeEntry(c.name, score, c.characteristic("chance")))
-    tiebreaks: list[str] = []
-    groups: dict[tuple[int, int], list[InitiativeEntry]] = {}
-    for e in entries:
-        groups.setdefault((e.score, e.chance), []).append(e)
-    ordered: list[InitiativeEntry] = []
-    for (score, chance) in sorted(groups, reverse=True):
-        group = groups[(score, chance)]
-        same_score = [e for e in entries if e.score == score]
-        if len(same_score) > 1 and len({e.chance for e in same_score}) > 1 and len(group) == 1:
-            tiebreaks.append(f"{group[0].name} : égalité à {score}, départagé par la Chance ({chance})")
-        if len(group) > 1:
-            group = _rolloff(group, source, tiebreaks, score)
-        ordered.extend(group)
-    return InitiativeResult(tuple(ordered), tuple(tiebreaks))
+        check = initiative_check(c).roll(source) if die else None
+        score = check.total if check is not None else (
+            c.characteristic("agilite") + c.characteristic("sensoriel"))
+        entrants.append(Entrant(c.name, score, check, (("Chance", c.characteristic("chance")),)))
+    result = order(entrants, ORDER_RULE, source)
+    notes = tuple(f"{c.name} est {STATE_WORDS[c.state]} : ne peut pas agir (D-ALL.02)"
+                  for c in characters if not c.can_act)
+    return replace(result, notes=notes)
 
 
-def _rolloff(group: list[InitiativeEntry], source: DiceSource, notes: list[str],
-             score: int) -> list[InitiativeEntry]:
-    """Roll 1D10 each until the order is strict (R000.19)."""
-    names = ", ".join(e.name for e in group)
-    current = list(group)
-    for _ in range(100):
-        current = [InitiativeEntry(e.name, e.score, e.chance, (*e.rolloffs, source.roll(10)))
-                   for e in current]
-        last = [e.rolloffs[-1] for e in current]
-        if len(set(last)) == len(last):
-            current.sort(key=lambda e: e.rolloffs, reverse=True)
-            faces = ", ".join(f"{e.name} {e.rolloffs[-1]}" for e in current)
-            notes.append(f"égalité à {score} et même Chance ({names}) : jet de 1D10 ({faces})")
-            return current
-    raise RuleError("initiative : égalité impossible à départager")
+# ------------------------------------------------------------------ the attack's options
 
-
-# ------------------------------------------------------------------ location
-
-
-def location_bonus(margin: int, cap: int | None = None) -> int:
-    """R000.29: the attack's margin, at most 5."""
-    return min(margin, CONFIG.location_bonus_cap if cap is None else cap)
-
-
-def location_total(raw: int, margin: int, mounted_attacker: bool = False,
-                   mounted_defender: bool = False) -> int:
-    """R000.29, R000.38, A000.08, A000.09: raw d20 + capped margin ± 5 mounted, clamped 1–20."""
-    total = raw + location_bonus(margin)
-    if mounted_attacker:
-        total += 5
-    if mounted_defender:
-        total -= 5
-    return max(1, min(20, total))
-
-
-def zone_for(number: int, cac: bool) -> Zone:
-    """R000.26 / R000.27."""
-    return (CAC_LOCATIONS if cac else WEAPON_LOCATIONS)[number]
-
-
-def aimed_malus(zone: str, cac: bool) -> int:
-    """R000.30, A000.38: −8 for a very precise zone (Gorge, Tête; CAC: Bijoux, Glotte), else −6."""
-    key = normalize(zone)
-    very = VERY_PRECISE_CAC if cac else VERY_PRECISE_WEAPON
-    return -8 if key in very else -6
-
-
-def aimed_zone(zone: str, cac: bool) -> tuple[int, Zone]:
-    table = CAC_LOCATIONS if cac else WEAPON_LOCATIONS
-    key = normalize(zone)
-    for number, z in table.items():
-        if normalize(z.name) == key:
-            return number, z
-    names = sorted({normalize(z.name) for z in table.values()})
-    raise RuleError(f"--visee « {zone} » : zone inconnue (autorisé : {', '.join(names)})")
-
-
-def is_vital(zone: Zone) -> bool:
-    """R000.34, A000.11."""
-    return zone.name in CONFIG.vital_zones
-
-
-# ------------------------------------------------------------------ damage and state
-
-
-def concentration_bonus(turns: int) -> int:
-    """R000.36: +2 per turn not played, at most 3 turns."""
-    return 2 * min(max(turns, 0), 3)
-
-
-def kravkar_malus(action: int) -> int:
-    """R000.42: action n of a Kravkar sequence has −3 × (n − 1)."""
-    if action < 1:
-        raise RuleError("Kravkar : les actions se comptent à partir de 1")
-    return -3 * (action - 1)
-
-
-def transformed(physique: int, agilite: int, transformation: int) -> tuple[int, int, int]:
-    """R000.40: Transformation is added to Physique and Agilité (even above 14); lasts that many turns."""
-    return physique + transformation, agilite + transformation, transformation
-
-
-def suffered_damage(raw: int, protection: int) -> int:
-    """R000.31, R000.33: damage − protection, floored at 0."""
-    return max(0, raw - protection)
-
-
-def protection_for(character: Character, zone: Zone) -> int:
-    """A000.14: the piece covering the zone, or a global `toutes`."""
-    prot = character.sheet.protections
-    return int(prot.get(zone.armour, prot.get("toutes", 0)))
-
-
-@dataclass(frozen=True)
-class StateAfter:
-    hit_points: int
-    dying: bool
-    dead: bool
-
-    @property
-    def label(self) -> str:
-        return "mort" if self.dead else "mourant" if self.dying else "debout"
-
-
-def state_after(hit_points: int, damage: int, zone: Zone | None, was_dying: bool = False) -> StateAfter:
-    """R000.34, A000.12: at ≤ 0 HP a vital zone kills, any other leaves the character dying.
-
-    A dying character hit again in a vital zone dies.
-    """
-    hp = hit_points - damage
-    if hp > 0 and not was_dying:
-        return StateAfter(hp, False, False)
-    vital = zone is not None and is_vital(zone)
-    if hp <= 0 and vital:
-        return StateAfter(hp, False, True)
-    if was_dying and vital and damage > 0:
-        return StateAfter(hp, False, True)
-    return StateAfter(hp, hp <= 0 or was_dying, False)
-
-
-def knockout(resistance_total: int, damage: int) -> bool:
-    """R000.41: knocked out unless Résistance Physique is greater than the damage."""
-    return not resistance_total > damage
-
-
-def wake_difficulty(damage: int, attempt: int) -> int:
-    """R000.41, A000.29: the t-th wake-up attempt has difficulty damage − t (never below 0)."""
-    return max(0, damage - attempt)
-
-
-def wakes(resistance_total: int, damage: int, attempt: int) -> bool:
-    """R000.41: the roll must be strictly greater than the difficulty."""
-    return resistance_total > wake_difficulty(damage, attempt)
-
-
-def weapon_damage(character: Character, formula: str, source: DiceSource) -> tuple[int, RollResult, bool]:
-    """R000.31, D-000.46: a formula naming PHY already counts Physique; otherwise it is added."""
-    variables = _variables(character)
-    names = names_in(formula)
-    result = roll(formula, source, variables)
-    names_physique = any(ABBREVIATIONS.get(n, n) == "physique" for n in names)
-    total = result.total if names_physique else result.total + character.characteristic("physique")
-    return total, result, not names_physique
-
-
-def _variables(character: Character) -> dict[str, int]:
-    values: dict[str, int] = {}
-    for key in CHARACTERISTICS:
-        values[key] = character.characteristic(key)
-    for abbr, key in ABBREVIATIONS.items():
-        values[abbr] = values[key]
-    return values
-
-
-# ------------------------------------------------------------------ the whole attack
+Update = tuple[tuple[str, ...], int | bool]
 
 
 @dataclass(frozen=True)
@@ -255,223 +96,311 @@ class AttackOptions:
     concentration: str | None = None   # "jet" or "degats": spend the attacker's concentration
 
 
+def options_from(request: AttackRequest[CydoniaSheet]) -> AttackOptions:
+    """The attack as the command line describes it (options parsed once by the core)."""
+    o = request.options
+    return AttackOptions(
+        weapon=request.weapon, defence=request.defence or "esquive", aimed=request.aimed,
+        mounted_attacker=o.flag("monte"), mounted_defender=o.flag("defenseur_monte"),
+        immaterial=o.flag("immateriel"), area=o.flag("zone"), bite=o.flag("morsure"),
+        lethal=o.flag("letal"), concentration=o.text("concentration"),
+    )
+
+
 @dataclass(frozen=True)
-class AttackResult:
-    attacker: str
-    defender: str
-    contest: OpposedResult
-    hit: bool
-    location: dict[str, Any] | None
-    damage: dict[str, Any] | None
-    state: str
-    hit_points: int
-    notes: tuple[str, ...] = ()
-    knockout: CheckResult | None = None
-    changes: dict[str, Any] = field(default_factory=dict)
+class Blow:
+    """One resolved attack: the report, and what it changes on each sheet (path, value)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "hit": self.hit,
-            "location": self.location,
-            "damage": self.damage,
-            "state": self.state,
-            "hit_points": self.hit_points,
-            "attack": self.contest.actor.to_json(),
-            "defence": self.contest.opponent.to_json(),
-            "margin": self.contest.margin,
-            "knockout": None if self.knockout is None else self.knockout.to_json(),
-            "notes": list(self.notes),
-        }
-
-    def render(self) -> str:
-        lines = [f"{self.attacker} attaque {self.defender}",
-                 "  attaque : " + self.contest.actor.render(),
-                 "  défense : " + self.contest.opponent.render()]
-        if not self.hit:
-            lines.append("  → manqué" + (" (égalité : le défenseur l'emporte)" if self.contest.tie else ""))
-        else:
-            loc = self.location or {}
-            if loc.get("aimed"):
-                lines.append(f"  → touché, attaque visée : {loc['zone']}")
-            else:
-                lines.append(
-                    f"  → touché ; localisation d20 {loc['roll']} + bonus {loc['bonus']}"
-                    f"{loc.get('mounted', '')} = {loc['total']} : {loc['zone']}"
-                )
-            dmg = self.damage or {}
-            lines.append(f"  dégâts : {dmg['detail']} = {dmg['raw']} − protection "
-                         f"{dmg['protection']} = {dmg['suffered']}")
-            if self.knockout is not None:
-                lines.append("  " + self.knockout.render())
-            lines.append(f"  {self.defender} : {self.hit_points} PV, {self.state}")
-        lines.extend(f"  · {n}" for n in self.notes)
-        return "\n".join(lines)
+    report: AttackReport
+    attacker: tuple[Update, ...] = ()
+    defender: tuple[Update, ...] = ()
 
 
-def _attack_check(attacker: Character, opts: AttackOptions) -> tuple[Check, bool, str]:
-    """R000.22, R000.30, R000.36, R000.38, R000.40: the attack roll and whether it is CAC."""
-    weapon = None
-    if opts.weapon is not None:
-        wanted = normalize(opts.weapon)
-        for w in attacker.sheet.armes:
-            if normalize(w.nom) == wanted:
-                weapon = w
-        if weapon is None and wanted not in ("mains_nues", "cac", "corps_a_corps", "griffes"):
-            names = ", ".join(w.nom for w in attacker.sheet.armes) or "aucune"
-            raise RuleError(f"--arme « {opts.weapon} » : arme absente de la fiche de "
-                            f"{attacker.name} (armes : {names}, ou mains_nues)")
-    elif opts.weapon is None:
-        weapon = next((w for w in attacker.sheet.armes if w.equipee == "principale"), None)
-    extra: list[Modifier] = []
+@dataclass(frozen=True)
+class Stroke:
+    """The attack as declared: weapon, skill, table, damage formula, options."""
+
+    weapon: Weapon | None
+    cac: bool
+    formula: str
+    opts: AttackOptions
+
+    @property
+    def weapon_name(self) -> str:
+        return self.weapon.nom if self.weapon is not None else "mains nues"
+
+
+UNARMED = ("mains_nues", "cac", "corps_a_corps", "griffes")
+
+
+def _weapon(attacker: Character, wanted: str | None) -> Weapon | None:
+    """R000.35: the named weapon, else the main one; none means bare hands."""
+    if wanted is None:
+        return next((w for w in attacker.sheet.armes if w.equipee == "principale"), None)
+    key = normalize(wanted)
+    found = [w for w in attacker.sheet.armes if normalize(w.nom) == key]
+    if found and found[-1].equipee is None:
+        raise RuleError(f"« {found[-1].nom} » n'est pas équipée : {attacker.name} doit d'abord la "
+                        "dégainer, ce qui prend son tour (R000.35, D-000.50)")
+    if found:
+        return found[-1]
+    if key in UNARMED:
+        return None
+    names = ", ".join(w.nom for w in attacker.sheet.armes) or "aucune"
+    raise RuleError(f"--arme « {wanted} » : arme absente de la fiche de "
+                    f"{attacker.name} (armes : {names}, ou mains_nues)")
+
+
+def _stroke(attacker: Character, opts: AttackOptions) -> Stroke:
+    """R000.22, R000.28, R000.32, R000.40: weapon, table and damage formula of the attack."""
+    weapon = _weapon(attacker, opts.weapon)
     cac = weapon is None or weapon.competence == "corps_a_corps"
     formula = "PHY" if weapon is None else weapon.degats
-    skill = "corps_a_corps" if weapon is None else weapon.competence
+    if opts.bite:
+        formula = "PHY+2d10"
+    elif attacker.sheet.griffes and cac and formula == "PHY":
+        formula = "PHY+1d10"
+    if weapon is not None:  # R000.24, A000.43: the weapon's own nature (data) counts too
+        opts = replace(opts, area=opts.area or weapon.zone,
+                       immaterial=opts.immaterial or weapon.immaterielle)
+    return Stroke(weapon, cac, formula, opts)
+
+
+# ------------------------------------------------------------------ attack and defence rolls
+
+
+def _attack_check(attacker: Character, stroke: Stroke) -> Check:
+    """R000.22, R000.30, R000.36, R000.38, R000.40: the attack roll."""
+    opts = stroke.opts
+    extra: list[Modifier] = []
+    skill = "corps_a_corps" if stroke.weapon is None else stroke.weapon.competence
     if skill == "arme_de_jet":
         skill = "lancer"  # R000.05: thrown weapons use Lancer
     if opts.bite:
-        extra.append(Modifier(-6, "morsure de loup-garou (R000.40)"))
+        extra.append(Modifier(-6, "morsure de loup-garou", "R000.40"))
     if opts.aimed:
-        extra.append(Modifier(aimed_malus(opts.aimed, cac), f"attaque visée : {opts.aimed} (R000.30)"))
+        extra.append(Modifier(aimed_malus(opts.aimed, stroke.cac), f"attaque visée : {opts.aimed}",
+                              "R000.30"))
     if opts.mounted_attacker:
-        extra.append(Modifier(attacker.skill("equitation"), "Équitation, attaquant monté (R000.38)"))
+        extra.append(Modifier(attacker.skill("equitation"), "Équitation, attaquant monté", "R000.38"))
     if opts.concentration == "jet" and attacker.sheet.etat.concentration:
         bonus = concentration_bonus(attacker.sheet.etat.concentration)
-        extra.append(Modifier(bonus, "concentration (R000.36)"))
-    check = skill_check(attacker, skill, extra=tuple(extra))
-    return check, cac, formula
+        extra.append(Modifier(bonus, "concentration", "R000.36"))
+    return skill_check(attacker, skill, extra=tuple(extra))
 
 
-def _defence_check(defender: Character, opts: AttackOptions, cac: bool) -> tuple[Check, list[str]]:
-    """R000.22, R000.24, R000.36, R000.38: the defence roll the rules allow."""
-    notes: list[str] = []
-    extra: list[Modifier] = []
+def _defence_check(defender: Character, stroke: Stroke) -> tuple[Check, list[Line]]:
+    """R000.22, R000.24, R000.36, R000.38, D-000.47: the defence roll the rules allow. A000.23:
+    the −6 of a concentrating defender applies to Esquive only; A000.37: an immaterial attack
+    must beat Résistance Physique strictly and still rolls a location; A000.42: every attack
+    gets its own defence roll."""
+    opts = stroke.opts
+    notes: list[Line] = []
     defence = normalize(opts.defence)
-    if opts.immaterial:
-        notes.append("attaque immatérielle : Résistance Physique au lieu d'Esquive (R000.24)")
-        return resistance_check(defender, "resistance_physique"), notes
-    if opts.area and defence != "esquive":
-        notes.append("attaque de zone : seule l'Esquive est permise (R000.24)")
-        defence = "esquive"
-    if defence == "cac" and not cac:
+    if defence not in ("esquive", "bouclier", "cac"):
+        raise RuleError(f"--defense « {opts.defence} » inconnue (autorisé : esquive, bouclier, cac)")
+    if defence == "cac" and not stroke.cac:
         raise RuleError("--defense cac : la parade au corps à corps ne s'oppose qu'à une attaque "
                         "au corps à corps (R000.24)")
+    if not defender.can_act:
+        notes.append(Line(f"{defender.name} est {STATE_WORDS[defender.state]} : aucune défense, "
+                          "total 0", "D-000.47"))
+        return passive_check(defender), notes
+    if opts.immaterial:
+        notes.append(Line("attaque immatérielle : Résistance Physique au lieu de l'Esquive", "R000.24"))
+        return resistance_check(defender, "resistance_physique"), notes
+    if opts.area and defence != "esquive":
+        notes.append(Line("attaque de zone : seule l'Esquive est permise", "R000.24"))
+        defence = "esquive"
+    extra: tuple[Modifier, ...] = ()
     if defender.sheet.etat.concentration and defence == "esquive":
-        extra.append(Modifier(-6, "attaqué en se concentrant (R000.36)"))
+        extra = (Modifier(-6, "attaqué en se concentrant", "R000.36"),)
     if opts.mounted_defender and defence != "bouclier":
-        parts = (Modifier(defender.characteristic("agilite"), "Agilité"),
-                 Modifier(defender.skill("equitation"), "Équitation, défenseur monté (R000.38)"),
-                 *extra)
-        if defender.malus:
-            parts = (*parts, Modifier(defender.malus, "malus en cours (A000.16)"))
-        from jdr.systems.cydonia.checks import raw_check
+        return _mounted_defence(defender, extra), notes
+    skill = {"esquive": "esquive", "bouclier": "bouclier", "cac": "corps_a_corps"}[defence]
+    return skill_check(defender, skill, extra=extra), notes
 
-        return raw_check("Défense montée (Agilité + Équitation)", parts, rule="R000.38"), notes
-    skill = {"esquive": "esquive", "bouclier": "bouclier", "cac": "corps_a_corps"}.get(defence)
-    if skill is None:
-        raise RuleError(f"--defense « {opts.defence} » inconnue (autorisé : esquive, bouclier, cac)")
-    return skill_check(defender, skill, extra=tuple(extra)), notes
+
+def _mounted_defence(defender: Character, extra: tuple[Modifier, ...]) -> Check:
+    """R000.38: a mounted defender rolls Agilité + Équitation + 1D10 (unless using a shield)."""
+    parts = (Modifier(defender.characteristic("agilite"), "Agilité"),
+             Modifier(defender.skill("equitation"), "Équitation, défenseur monté", "R000.38"),
+             *extra)
+    if defender.malus:
+        parts = (*parts, Modifier(defender.malus, "malus en cours", "A000.16"))
+    return raw_check("Défense montée (Agilité + Équitation)", parts, rule="R000.38",
+                     who=defender.name)
+
+
+# ------------------------------------------------------------------ the whole attack
 
 
 def attack(attacker: Character, defender: Character, opts: AttackOptions,
-           source: DiceSource) -> AttackResult:
+           source: DiceSource) -> Blow:
     """The whole chain: R000.22–R000.41."""
-    if defender.sheet.etat.mort:
+    if defender.state == "mort":
         raise RuleError(f"{defender.name} est mort (R000.34) : on n'attaque plus un mort")
-    att_check, cac, formula = _attack_check(attacker, opts)
-    def_check, notes = _defence_check(defender, opts, cac)
-    contest = Opposed(att_check, def_check, rule="R000.23").roll(source)
-    etat: dict[str, Any] = {}
+    if not attacker.can_act:
+        raise RuleError(f"{attacker.name} est {STATE_WORDS[attacker.state]} : "
+                        "il ne peut pas attaquer (D-ALL.02)")
+    stroke = _stroke(attacker, opts)
+    att_check = _attack_check(attacker, stroke)
+    def_check, notes = _defence_check(defender, stroke)
+    contest = Contest(att_check, def_check, ATTACK_CONTEST).roll(source)
+    spent: tuple[Update, ...] = ()
     if opts.concentration and attacker.sheet.etat.concentration:
-        etat["attacker_concentration"] = 0
-    hp_now = defender.sheet.pv.actuels
+        spent = ((("etat", "concentration"), 0),)
+    elif opts.concentration:
+        notes.append(Line(f"{attacker.name} n'a aucune concentration accumulée : l'option est "
+                          "sans effet", "R000.36"))
     if not contest.success:
-        state = "mort" if defender.sheet.etat.mort else (
-            "mourant" if defender.sheet.etat.mourant else "debout")
-        return AttackResult(attacker.name, defender.name, contest, False, None, None, state,
-                            hp_now, tuple(notes), changes=etat)
+        report = AttackReport(attacker.name, defender.name, False, (contest,), notes=tuple(notes),
+                              rule="R000.23", weapon=stroke.weapon_name)
+        return Blow(report, spent)
+    return _hit(attacker, defender, stroke, contest, notes, source, spent)
+
+
+def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: ContestResult,
+         notes: list[Line], source: DiceSource, spent: tuple[Update, ...]) -> Blow:
+    """R000.25–R000.41: location, damage, protection, state, knock-out."""
+    updates: list[Update] = []
     if defender.sheet.etat.concentration:
-        notes.append("touché pendant sa concentration : elle est perdue (R000.36)")
-        etat["defender_concentration"] = 0
-    margin = contest.margin
+        notes.append(Line("touché pendant sa concentration : elle est perdue", "R000.36"))
+        updates.append((("etat", "concentration"), 0))
+    location, zone = _locate(contest.margin, stroke, source)
+    if zone.name == "Bras" and not stroke.cac and not CONFIG.arm_row_13_is_body:
+        notes.append(Line("ligne 13 « Arme » : le coup frappe l'arme", "A000.06"))
+    damage = _damage(attacker, defender, zone, stroke, source)
+    hp_before = defender.sheet.pv.actuels
+    after = state_after(hp_before, damage.suffered, zone, defender.sheet.etat.mourant)
+    steps: list[Step] = [contest]
+    knocked = _head_effects(defender, zone, damage.suffered, after.dead, stroke.opts, source,
+                            steps, notes)
+    updates += [(("pv",), after.hit_points), (("etat", "mourant"), after.dying),
+                (("etat", "mort"), after.dead)]
+    if knocked:
+        updates.append((("etat", "assomme"), damage.suffered))
+    state = after.label
+    if state == "debout" and (knocked or defender.sheet.etat.assomme):
+        state = "assomme"
+    notes += _state_notes(defender.state, state)
+    report = AttackReport(
+        attacker.name, defender.name, True, tuple(steps), (damage,), location,
+        Health("pv", hp_before, after.hit_points, defender.sheet.pv.max),
+        StateChange(defender.state, state), notes=tuple(notes), rule="R000.23",
+        weapon=stroke.weapon_name)
+    return Blow(report, spent, tuple(updates))
+
+
+def _locate(margin: int, stroke: Stroke, source: DiceSource) -> tuple[Location, Zone]:
+    """R000.25–R000.30, R000.38, A000.08: where the blow lands."""
+    opts = stroke.opts
+    table = ("table du corps à corps", "R000.27") if stroke.cac else ("table des armes", "R000.26")
     if opts.aimed:
-        number, zone = aimed_zone(opts.aimed, cac)
-        location: dict[str, Any] = {"aimed": True, "total": number, "zone": zone.name,
-                                    "table": "cac" if cac else "armes"}
-    else:
-        raw = source.roll(20)
-        total = location_total(raw, margin, opts.mounted_attacker, opts.mounted_defender)
-        zone = zone_for(total, cac)
-        mounted = (" + 5 (monté)" if opts.mounted_attacker else "") + (
-            " − 5 (défenseur monté)" if opts.mounted_defender else "")
-        location = {"aimed": False, "roll": raw, "bonus": location_bonus(margin),
-                    "mounted": mounted, "total": total, "zone": zone.name,
-                    "table": "cac" if cac else "armes"}
-    if zone.name == "Bras" and not cac and not CONFIG.arm_row_13_is_body:
-        notes.append("ligne 13 « Arme » : le coup frappe l'arme (A000.06)")
-    # damage
-    claws = attacker.sheet.griffes and cac and formula == "PHY"
-    if opts.bite:
-        formula = "PHY+2d10"
-    elif claws:
-        formula = "PHY+1d10"
-    raw_damage, dmg_roll, added_phy = weapon_damage(attacker, formula, source)
-    detail = dmg_roll.detail() + (" + Physique" if added_phy else "")
+        number, zone = aimed_zone(opts.aimed, stroke.cac)
+        return Location(number, zone.name, (), (
+            Line("attaque visée : pas de jet de localisation", "R000.30"), Line(*table))), zone
+    raw = source.roll(20)
+    total = location_total(raw, margin, opts.mounted_attacker, opts.mounted_defender)
+    text = f"d20 {raw} + écart {location_bonus(margin)} (au plus 5)"
+    unclamped = raw + location_bonus(margin)
+    if opts.mounted_attacker:
+        text, unclamped = text + " + 5 (attaquant monté)", unclamped + 5
+    if opts.mounted_defender:
+        text, unclamped = text + " − 5 (défenseur monté)", unclamped - 5
+    if unclamped != total:
+        text += f" = {unclamped}, ramené entre 1 et 20"
+    zone = zone_for(total, stroke.cac)
+    return Location(total, zone.name, (Die(20, raw),), (
+        Line(f"{text} = {total}", "R000.29"), Line(*table))), zone
+
+
+def _damage(attacker: Character, defender: Character, zone: Zone, stroke: Stroke,
+            source: DiceSource) -> Damage:
+    """R000.31–R000.33, R000.36, D-000.46: weapon damage (+ Physique), critical location,
+    concentration, minus the protection covering the zone (A000.14)."""
+    raw, rolled, added_phy = weapon_damage(attacker, stroke.formula, source)
+    formula = stroke.formula
+    dice = list(rolled.dice)
+    detail: list[Line] = []
+    if added_phy:
+        formula += " + Physique"
+        detail.append(Line(f"Physique ajoutée : +{attacker.characteristic('physique')}", "D-000.46"))
     if zone.extra:
-        extra_roll = roll(zone.extra, source)
-        raw_damage += extra_roll.total
-        detail += f" + {extra_roll.detail()} ({zone.name})"
-    if opts.concentration == "degats" and attacker.sheet.etat.concentration:
+        extra = roll(zone.extra, source)
+        raw += extra.total
+        dice += extra.dice
+        formula += f" + {zone.extra}"
+        detail.append(Line(f"{zone.name} : +{zone.extra} = +{extra.total}",
+                           "R000.27" if stroke.cac else "R000.26"))
+    if stroke.opts.concentration == "degats" and attacker.sheet.etat.concentration:
         bonus = concentration_bonus(attacker.sheet.etat.concentration)
-        raw_damage += bonus
-        detail += f" + {bonus} (concentration)"
+        raw += bonus
+        formula += " + concentration"
+        detail.append(Line(f"concentration : +{bonus}", "R000.36"))
     protection = protection_for(defender, zone)
-    suffered = suffered_damage(raw_damage, protection)
-    after = state_after(hp_now, suffered, zone, defender.sheet.etat.mourant)
-    damage = {"raw": raw_damage, "protection": protection, "suffered": suffered,
-              "detail": detail}
-    ko_result = None
-    if not after.dead and zone.head and suffered > 0 and CONFIG.knockout_on_any_head_hit \
-            and not opts.lethal:
-        ko_result = resistance_check(defender, "resistance_physique").roll(source)
-        if knockout(ko_result.total, suffered):
-            etat["assomme"] = suffered
-            notes.append(f"assommé : Résistance Physique {ko_result.total} ≤ {suffered} dégâts "
-                         f"(R000.41) ; réveil au prochain tour contre {wake_difficulty(suffered, 1)}")
+    return Damage(formula, tuple(dice), raw, protection, suffered_damage(raw, protection),
+                  tuple(detail))
+
+
+def _head_effects(defender: Character, zone: Zone, suffered: int, dead: bool, opts: AttackOptions,
+                  source: DiceSource, steps: list[Step], notes: list[Line]) -> bool:
+    """R000.41, A000.29: a head hit may knock out; R000.27: the Bijoux de famille may paralyse.
+    Adds the Résistance Physique roll to `steps`; returns whether the defender is knocked out."""
+    if dead:
+        return False
+    if zone.head and suffered > 0 and CONFIG.knockout_on_any_head_hit and not opts.lethal:
+        if defender.sheet.etat.assomme:
+            notes.append(Line("déjà assommé : pas de nouveau jet d'assommement", "R000.41"))
+            return False
+        ko = resistance_check(defender, "resistance_physique",
+                              label="Résistance Physique (assommement)").roll(source)
+        steps.append(ko)
+        return _knockout_note(ko, suffered, notes)
+    if zone.effect:
+        paralysis = resistance_check(defender, "resistance_physique", threshold=25,
+                                     label="Résistance Physique (Bijoux de famille)").roll(source)
+        steps.append(paralysis)
+        if paralysis.total >= 25:
+            notes.append(Line("Bijoux de famille : Résistance Physique ≥ 25, pas de paralysie", "R000.27"))
         else:
-            notes.append(f"reste conscient : Résistance Physique {ko_result.total} > {suffered}")
-    elif zone.effect and not after.dead:
-        ko_result = resistance_check(defender, "resistance_physique", threshold=25).roll(source)
-        if ko_result.total >= 25:
-            notes.append("Bijoux de famille : Résistance Physique ≥ 25, pas de paralysie")
-        else:
-            notes.append("Bijoux de famille : paralysé un tour (R000.27)")
-    etat["pv"] = after.hit_points
-    etat["mourant"] = after.dying
-    etat["mort"] = after.dead
-    return AttackResult(attacker.name, defender.name, contest, True, location, damage,
-                        after.label, after.hit_points, tuple(notes), ko_result, etat)
+            notes.append(Line("Bijoux de famille : paralysé un tour", "R000.27"))
+    return False
 
 
-def options_from(defence: str | None, aimed: str | None, weapon: str | None,
-                 options: dict[str, str]) -> AttackOptions:
-    def flag(key: str) -> bool:
-        value = normalize(options.get(key, "non"))
-        if value not in ("oui", "non", "true", "false", "1", "0"):
-            raise RuleError(f"--opt {key}={options[key]} : valeur attendue oui ou non")
-        return value in ("oui", "true", "1")
+def _knockout_note(ko: CheckResult, suffered: int, notes: list[Line]) -> bool:
+    if knockout(ko.total, suffered):
+        notes.append(Line(f"assommé : Résistance Physique {ko.total} ≤ {suffered} dégâts ; il perd "
+                          f"son prochain tour, puis se réveille sur un jet > {wake_difficulty(suffered, 1)}",
+                          "R000.41"))
+        return True
+    notes.append(Line(f"reste conscient : Résistance Physique {ko.total} > {suffered} dégâts", "R000.41"))
+    return False
 
-    known = {"monte", "defenseur_monte", "immateriel", "zone", "morsure", "letal", "concentration"}
-    for key in options:
-        if key not in known:
-            raise RuleError(f"--opt {key} : option inconnue (autorisé : {', '.join(sorted(known))})")
-    conc = options.get("concentration")
-    if conc is not None and normalize(conc) not in ("jet", "degats"):
-        raise RuleError("--opt concentration : jet ou degats (R000.36)")
-    return AttackOptions(
-        weapon=weapon, defence=defence or "esquive", aimed=aimed,
-        mounted_attacker=flag("monte"), mounted_defender=flag("defenseur_monte"),
-        immaterial=flag("immateriel"), area=flag("zone"), bite=flag("morsure"),
-        lethal=flag("letal"), concentration=normalize(conc) if conc else None,
-    )
+
+def _state_notes(before: str, after: str) -> list[Line]:
+    if after == before:
+        return []
+    if after == "mort":
+        return [Line("mort : 0 PV ou moins sur une zone vitale", "R000.34")]
+    if after == "mourant":
+        return [Line("mourant : 0 PV ou moins, hors zone vitale ; des soins rapides peuvent le sauver",
+                     "R000.34")]
+    return []
+
+
+# ------------------------------------------------------------------ sheet updates
+
+
+def updated(character: Character, updates: Sequence[Update]) -> Character:
+    """The character after the updates (the duel plays on without writing sheets)."""
+    sheet = character.sheet
+    etat = dict(sheet.etat.model_dump())
+    pv = sheet.pv
+    for path, value in updates:
+        if path == ("pv",):
+            pv = pv.model_copy(update={"actuels": int(value)})
+        elif path[0] == "etat":
+            etat[path[1]] = value
+    new_etat = sheet.etat.model_copy(update=etat)
+    return Character(sheet.model_copy(update={"pv": pv, "etat": new_etat}))

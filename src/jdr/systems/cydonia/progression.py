@@ -2,39 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from jdr.core.results import Purchase
+from jdr.core.system import Outcome, SheetChange, XpRequest
 from jdr.errors import RuleError
+from jdr.names import normalize, unknown_name_message
+from jdr.systems.cydonia.config import CONFIG
+from jdr.systems.cydonia.sheet import CydoniaSheet
 from jdr.systems.cydonia.tables import (
+    ABBREVIATIONS,
     BOUNTIES,
+    CHARACTERISTICS,
     COMMON_AWARDS,
-    CONFIG,
     HIT_POINTS_PER_XP,
     INDIVIDUAL_AWARDS,
     REPUTATION,
+    SKILL_ALIASES,
+    SKILLS,
     XP_CHARACTERISTIC,
     XP_HIT_POINTS,
     XP_SKILL,
 )
-
-
-@dataclass(frozen=True)
-class XpResult:
-    name: str
-    purchase: str
-    before: int
-    after: int
-    cost: int
-    remaining: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "purchase": self.purchase, "before": self.before,
-                "after": self.after, "cost": self.cost, "remaining": self.remaining}
-
-    def render(self) -> str:
-        return (f"{self.name} : {self.purchase} {self.before} → {self.after} pour {self.cost} XP "
-                f"(R000.45) ; reste {self.remaining} XP")
 
 
 def xp_cost(kind: str) -> int:
@@ -42,7 +32,7 @@ def xp_cost(kind: str) -> int:
     return {"carac": XP_CHARACTERISTIC, "competence": XP_SKILL, "pv": XP_HIT_POINTS}[kind]
 
 
-def spend(name: str, kind: str, label: str, current: int, available: int) -> XpResult:
+def spend(name: str, kind: str, label: str, current: int, available: int) -> Purchase:
     """R000.45, A000.33: +1 characteristic (cap 14) or skill (cap 10), or +3 HP."""
     cost = xp_cost(kind)
     step = HIT_POINTS_PER_XP if kind == "pv" else 1
@@ -51,7 +41,8 @@ def spend(name: str, kind: str, label: str, current: int, available: int) -> XpR
         raise RuleError(f"{label} est déjà à {current} : le maximum est {cap} (A000.33)")
     if available < cost:
         raise RuleError(f"{label} +{step} coûte {cost} XP, {name} n'en a que {available} (R000.45)")
-    return XpResult(name, label, current, current + step, cost, available - cost)
+    return Purchase(name, label, current, current + step, cost, available, available - cost,
+                    rule="R000.45")
 
 
 @dataclass(frozen=True)
@@ -61,7 +52,7 @@ class Awards:
     shira: int
 
 
-def scenario_awards(events: list[str], individual: list[tuple[str, str]] = (),  # type: ignore[assignment]
+def scenario_awards(events: Sequence[str], individual: Sequence[tuple[str, str]] = (),
                     shaman: bool = False) -> Awards:
     """R000.46, R000.47: common awards, then individual ones taken as XP or PA."""
     xp = pa = shira = 0
@@ -119,3 +110,33 @@ def gain_reputation(level: int, points: int, delta: int) -> tuple[int, int]:
             level, points = level - 1, 0
         else:
             return level, points
+
+
+# ------------------------------------------------------------------ `jdr xp`
+
+
+def purchase(request: XpRequest[CydoniaSheet]) -> Outcome:
+    """R000.45, A000.33: one purchase (`--pv`, `--carac` or `--competence`), XP written back."""
+    sheet, doc = request.sheet.model, request.sheet.doc
+    if request.hit_points:
+        bought = spend(sheet.nom, "pv", "PV max", sheet.pv.max, sheet.xp)
+        changes = [SheetChange(doc, ("pv", "max"), bought.after),
+                   SheetChange(doc, ("pv", "actuels"), sheet.pv.actuels + HIT_POINTS_PER_XP)]
+    elif request.carac:
+        key = ABBREVIATIONS.get(normalize(request.carac), normalize(request.carac))
+        if key not in CHARACTERISTICS:
+            raise RuleError(unknown_name_message("caractéristique", request.carac, CHARACTERISTICS))
+        bought = spend(sheet.nom, "carac", CHARACTERISTICS[key], sheet.caracteristiques[key], sheet.xp)
+        changes = [SheetChange(doc, ("caracteristiques", key), bought.after)]
+    else:
+        if request.skill is None:
+            raise RuleError("jdr xp : choisir --competence, --carac ou --pv")
+        key = SKILL_ALIASES.get(normalize(request.skill), normalize(request.skill))
+        if key not in SKILLS and key not in sheet.competences_libres:
+            raise RuleError(unknown_name_message("compétence", request.skill,
+                                                 [*SKILLS, *sheet.competences_libres]))
+        bought = spend(sheet.nom, "competence", key.replace("_", " "),
+                       sheet.competences.get(key, 0), sheet.xp)
+        changes = [SheetChange(doc, ("competences", key), bought.after)]
+    changes.append(SheetChange(doc, ("xp",), bought.xp_after))
+    return Outcome(bought, tuple(changes))

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from jdr.core.sheet import NormalizedDict, PoolField, Ranged
+from jdr.core.sheet import InRange, Int, NormalizedKeys, PoolField
 from jdr.names import normalize
+from jdr.systems.cydonia.config import CONFIG
 from jdr.systems.cydonia.tables import (
     ABBREVIATIONS,
     ARMOUR_ZONES,
     CHARACTERISTICS,
-    CONFIG,
     SKILL_ALIASES,
     SKILLS,
 )
@@ -37,26 +37,40 @@ class Weapon(BaseModel):
 class Item(BaseModel):
     model_config = ConfigDict(extra="allow")
     nom: str
-    bonus: NormalizedDict(Ranged(0, 14), "bonus") = Field(default_factory=dict)  # type: ignore[valid-type]
+    bonus: Annotated[dict[str, Annotated[Int, InRange(0, 14)]], NormalizedKeys("bonus")] = Field(
+        default_factory=dict)
     equipe: bool = True
 
 
 class Reputation(BaseModel):
     model_config = ConfigDict(extra="allow")
-    niveau: Ranged(-10, 10) = 0  # type: ignore[valid-type]
-    points: Ranged(-1000, 1000) = 0  # type: ignore[valid-type]
+    niveau: Annotated[Int, InRange(-10, 10)] = 0
+    points: Annotated[Int, InRange(-1000, 1000)] = 0
 
 
 class State(BaseModel):
     """Kept by the engine (SHEETS.md): malus (A000.16), concentration (R000.36), ..."""
 
     model_config = ConfigDict(extra="allow")
-    malus: Ranged(-100, 100) = 0  # type: ignore[valid-type]
-    concentration: Ranged(0, 3) = 0  # type: ignore[valid-type]
-    assomme: Ranged(0, 1000) = 0  # type: ignore[valid-type]   # knock-out damage, 0 = awake
+    malus: Annotated[Int, InRange(-100, 100)] = 0   # A000.16: its size is taken off every roll
+    concentration: Annotated[Int, InRange(0, 3)] = 0
+    assomme: Annotated[Int, InRange(0, 1000)] = 0   # knock-out damage (R000.41), 0 = awake
     mourant: bool = False
     mort: bool = False
-    transformation: Ranged(0, 100) = 0  # type: ignore[valid-type]  # turns left (R000.40)
+    paralyse: bool = False                          # Bijoux de famille: loses a turn (R000.27)
+    transformation: Annotated[Int, InRange(0, 100)] = 0  # turns left (R000.40)
+    pv_transformation: Annotated[Int, InRange(0, 1000)] = 0  # HP the transformation added (A000.28)
+    elan: Annotated[Int, InRange(0, 2)] = 0         # turns of run-up before a charge (R000.39)
+    immobilise: str | None = None                   # held by (Kravkar hold, R000.42)
+    soigne: bool = False                            # Médecine received today (R000.54)
+
+
+class Companion(BaseModel):
+    """An animal or servant (R000.45: +1 stat for 2 XP); its stats are the MJ's data."""
+
+    model_config = ConfigDict(extra="allow")
+    stats: Annotated[dict[str, Annotated[Int, InRange(0, 100)]],
+                     NormalizedKeys("compagnons.stats")] = Field(default_factory=dict)
 
 
 def _abbrev(values: Any) -> Any:
@@ -71,19 +85,26 @@ class CydoniaSheet(BaseModel):
     systeme: Literal["cydonia"]
     nom: str
     peuple: str | None = None
-    caracteristiques: NormalizedDict(Ranged(1, 14), "caracteristiques")  # type: ignore[valid-type]
-    competences: NormalizedDict(Ranged(0, 10), "competences") = Field(default_factory=dict)  # type: ignore[valid-type]
-    competences_libres: NormalizedDict(str, "competences_libres") = Field(default_factory=dict)  # type: ignore[valid-type]
+    caracteristiques: Annotated[dict[str, Annotated[Int, InRange(1, 14)]],
+                                NormalizedKeys("caracteristiques")]
+    competences: Annotated[dict[str, Annotated[Int, InRange(0, 10)]],
+                           NormalizedKeys("competences")] = Field(default_factory=dict)
+    competences_libres: Annotated[dict[str, str],
+                                  NormalizedKeys("competences_libres")] = Field(default_factory=dict)
     expertes: list[str] = Field(default_factory=list)
-    pv: PoolField
+    pv: PoolField                 # A000.13: no formula in the rules, the sheet gives it
     mana: PoolField | None = None
-    xp: Ranged(0) = 0  # type: ignore[valid-type]
-    pa: Ranged(0) = 0  # type: ignore[valid-type]
+    xp: Annotated[Int, InRange(0)] = 0
+    pa: Annotated[Int, InRange(0)] = 0
+    xp_shira: Annotated[Int, InRange(0)] = 0
     reputation: Reputation = Field(default_factory=Reputation)
     armes: list[Weapon] = Field(default_factory=list)
-    protections: NormalizedDict(Ranged(0, 100), "protections") = Field(default_factory=dict)  # type: ignore[valid-type]
+    protections: Annotated[dict[str, Annotated[Int, InRange(0, 100)]],
+                           NormalizedKeys("protections")] = Field(default_factory=dict)
     objets: list[Item] = Field(default_factory=list)
     griffes: bool = False
+    compagnons: Annotated[dict[str, Companion], NormalizedKeys("compagnons")] = Field(
+        default_factory=dict)
     etat: State = Field(default_factory=State)
 
     @model_validator(mode="before")
@@ -140,23 +161,43 @@ class CydoniaSheet(BaseModel):
 
     @model_validator(mode="after")
     def _rules(self) -> CydoniaSheet:
-        problems: list[str] = []
+        """Every rule problem at once: skills, weapons, item bonuses, hit points."""
         known = set(SKILLS) | set(self.competences_libres)
+        problems = [*self._skill_problems(known), *self._weapon_problems(known),
+                    *self._item_problems(known)]
+        if self.pv.actuels > self.pv.max and not self.etat.transformation:
+            problems.append(f"pv.actuels = {self.pv.actuels} : au-dessus de pv.max {self.pv.max}")
+        if problems:
+            raise PydanticCustomError("regles", "{lines}", {"lines": "\n".join(problems)})
+        return self
+
+    def _skill_problems(self, known: set[str]) -> list[str]:
+        """R000.04 / R000.60: known skills, or free skills declared in competences_libres."""
+        problems: list[str] = []
         for skill in self.competences:
             if SKILL_ALIASES.get(skill, skill) not in known:
                 problems.append(_unknown_skill("competences", skill, known))
         for skill in self.expertes:
             if SKILL_ALIASES.get(normalize(skill), normalize(skill)) not in known:
                 problems.append(_unknown_skill("expertes", skill, known))
+        return problems
+
+    def _weapon_problems(self, known: set[str]) -> list[str]:
+        """R000.08 / R000.35: a weapon's skill is known; at most one main and one secondary."""
+        problems: list[str] = []
         for i, weapon in enumerate(self.armes):
             if SKILL_ALIASES.get(weapon.competence, weapon.competence) not in known:
                 problems.append(_unknown_skill(f"armes.{i}.competence", weapon.competence, known))
-        # R000.08 / R000.35: at most one main and one secondary weapon.
         for slot in ("principale", "secondaire"):
             count = sum(1 for w in self.armes if w.equipee == slot)
             if count > 1:
                 problems.append(f"armes : {count} armes équipées en {slot} (autorisé : 1)")
-        # R000.53 / A000.22: total item bonus on a stat never above the stat's value.
+        return problems
+
+    def _item_problems(self, known: set[str]) -> list[str]:
+        """R000.53 / A000.22: the total item bonus on a stat never exceeds the stat's value;
+        A000.21: a characteristic with its items stays within the cap."""
+        problems: list[str] = []
         totals: dict[str, int] = {}
         for item in self.objets:
             if not item.equipe:
@@ -179,11 +220,7 @@ class CydoniaSheet(BaseModel):
                     f"objets : {stat} {base} + {total} = {base + total} dépasse "
                     f"{CONFIG.characteristic_cap} (A000.21)"
                 )
-        if self.pv.actuels > self.pv.max and not self.etat.transformation:
-            problems.append(f"pv.actuels = {self.pv.actuels} : au-dessus de pv.max {self.pv.max}")
-        if problems:
-            raise PydanticCustomError("regles", "{lines}", {"lines": "\n".join(problems)})
-        return self
+        return problems
 
 
 def _unknown_skill(where: str, skill: str, known: set[str]) -> str:
@@ -225,4 +262,5 @@ armes:                       # 2 armes équipées au plus : principale, secondai
 protections: {}              # par zone : tete, torse, bras, mains, jambes, pieds ; ou {toutes: 3}
 objets: []                   # {nom, bonus: {physique: 2}, equipe: true} ; bonus <= valeur (R000.53)
 griffes: false               # dégâts à mains nues PHY+1d10 au lieu de PHY
+compagnons: {}               # animaux, serviteurs : {loup: {stats: {physique: 4}}} (R000.45)
 """

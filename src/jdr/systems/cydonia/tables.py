@@ -1,11 +1,10 @@
-"""Cydonia's rule tables as data (RULES.md section 1), and the configurable choices.
-
-Every [Proposed] choice RULES.md calls configurable is one field of `CydoniaConfig`.
-"""
+"""Cydonia's rule tables as data (RULES.md section 1). The configurable readings are in `config`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from jdr.core.threshold import Ladder
 
 # R000.02 — the eight characteristics, with the abbreviations the text uses.
 CHARACTERISTICS: dict[str, str] = {
@@ -24,7 +23,8 @@ WEAPON_SKILLS: tuple[str, ...] = (
     "arme_de_jet", "grande_arme", "arme_a_feu", "faux",
 )
 
-# R000.04 — skill → linked characteristic (None: Transformation uses none, R000.40).
+# R000.03 / R000.04 — skills (0 to 10) → linked characteristic (None: Transformation, R000.40);
+# A000.18: Persuasion is Charisme.
 SKILLS: dict[str, str | None] = {
     **{w: "dexterite" for w in WEAPON_SKILLS},
     "bouclier": "dexterite", "larcin": "dexterite", "crochetage": "dexterite",
@@ -42,14 +42,37 @@ SKILLS: dict[str, str | None] = {
     "transformation": None,
 }
 SKILL_ALIASES: dict[str, str] = {"cac": "corps_a_corps", "arme": "lame"}
+# The skills' French names as the rulebook writes them (R000.04, R000.05).
+SKILL_LABELS: dict[str, str] = {
+    "baton": "Bâton", "petite_lame": "Petite lame", "lame": "Lame", "hache": "Hache",
+    "masse": "Masse", "marteau": "Marteau", "arc": "Arc", "arbalete": "Arbalète",
+    "arme_de_jet": "Arme de jet", "grande_arme": "Grande arme", "arme_a_feu": "Arme à feu",
+    "faux": "Faux", "bouclier": "Bouclier", "larcin": "Larcin", "crochetage": "Crochetage",
+    "lancer": "Lancer", "metier": "Métier", "torture": "Torture", "piegeage": "Piégeage",
+    "course": "Course", "nager": "Nager", "corps_a_corps": "Corps à corps", "esquive": "Esquive",
+    "acrobatie": "Acrobatie", "equitation": "Équitation", "discretion": "Discrétion",
+    "vol_aerien": "Vol aérien", "observation": "Observation", "persuasion": "Persuasion",
+    "baratin": "Baratin", "intimidation": "Intimidation", "psychologie": "Psychologie",
+    "seduction": "Séduction", "negociation": "Négociation", "fouille": "Fouille",
+    "magie": "Magie", "culture_generale": "Culture générale", "dressage": "Dressage",
+    "linguistique": "Linguistique", "medecine": "Médecine", "navigation": "Navigation",
+    "transformation": "Transformation",
+}
+
+
+def skill_label(key: str) -> str:
+    """A skill's French name; a free skill (R000.60) is shown as written, capitalised."""
+    return SKILL_LABELS.get(key) or key.replace("_", " ").capitalize()
 # R000.04 — Métier may use Dextérité or Mental.
 ALTERNATIVE_CHARACTERISTICS: dict[str, tuple[str, ...]] = {"metier": ("dexterite", "mental")}
 
-# D-000.45 — the difficulty ladder, then +5 per step.
-LADDER: dict[str, int] = {
-    "tres_facile": 5, "facile": 10, "moyenne": 15, "difficile": 20, "tres_difficile": 25,
-    "heroique": 30, "seulement_pour_les_heros": 30,
-}
+# R000.14 / D-000.45 — the difficulty ladder; past `heroique`, any number (+5 per step).
+LADDER = Ladder(
+    steps={"tres_facile": 5, "facile": 10, "moyenne": 15, "difficile": 20, "tres_difficile": 25,
+           "heroique": 30},
+    rule="R000.14, D-000.45",
+    aliases={"seulement_pour_les_heros": "heroique", "heroiques": "heroique"},
+)
 
 # R000.37 — riding difficulties.
 RIDING: dict[str, int] = {"monter": 10, "pas": 10, "trot": 15, "galop": 20, "triple_galop": 25}
@@ -85,7 +108,7 @@ WEAPON_LOCATIONS: dict[int, Zone] = {
     17: _w("Torse", "torse"),
     18: _w("Gorge", "tete", extra="2d10"),
     19: _w("Tête", "tete", extra="1d20", head=True),
-    20: _w("Torse", "torse"),
+    20: _w("Torse", "torse"),  # A000.10: after Tête, as written
 }
 
 # R000.27 — hand-to-hand.
@@ -153,22 +176,3 @@ REST_DICE: dict[str, int] = {
     "chambre_luxueuse": 20,
 }
 
-
-@dataclass(frozen=True)
-class CydoniaConfig:
-    """The configurable readings of RULES.md section 1, defaults = the [Proposed] decisions."""
-
-    threshold_inclusive: bool = True                 # A000.01
-    arm_row_13_is_body: bool = True                  # A000.06 (False: the blow hits the weapon)
-    vital_zones: frozenset[str] = field(default_factory=lambda: frozenset(
-        {"Abdomen", "Torse", "Tête", "Gorge", "Glotte"}))  # A000.11
-    medicine_reading: str = "litteral"               # A000.15: "litteral" (a) or "motif" (b)
-    carry_shared_pool: bool = True                   # A000.24
-    location_bonus_cap: int = 5                      # R000.29
-    characteristic_cap: int = 14                     # A000.21
-    initiative_die: bool = False                     # A000.04 (True: + 1d10 variant)
-    fouille_threshold: int = 10                      # A000.31
-    knockout_on_any_head_hit: bool = True            # A000.29
-
-
-CONFIG = CydoniaConfig()

@@ -55,6 +55,14 @@ def total_damage_reduction(armour_dr: int, feat_dr: int, spell_dr: int = 0) -> i
     return max(armour_dr + feat_dr, spell_dr)
 
 
+def reduction_against(armour_dr: int, feat_dr: int, spell_dr: int, magic_weapon: bool) -> int:
+    """The DR a hit meets. R002.07/R002.20 + A002.10 + A002.11 + D-002.40: only the armour's DR is
+    /Magie, so a magic weapon bypasses that part alone; class-feat and spell DR still apply."""
+    if magic_weapon:
+        return max(feat_dr, spell_dr)
+    return total_damage_reduction(armour_dr, feat_dr, spell_dr)
+
+
 def apply_damage_reduction(damage: int, dr: int, magic_weapon: bool) -> int:
     """R002.07/R002.20 + A002.11 + A002.18: DR x/Magie does not apply to magic weapons; it is
     subtracted once from the hit's total damage; damage never goes below 0."""
@@ -172,9 +180,11 @@ class Character:
         if flat_footed:
             dex = (min(0, dex) if self.rules.remove_only_positive_dex_when_flat_footed else 0)
         return (
-            Modifier(10, "base"), Modifier(self.armour_ac, "armure"),
-            Modifier(self.shield_ac, "bouclier"), Modifier(self.sheet.dons.ca, "dons"),
-            Modifier(dex, "Dextérité" + (" (pris au dépourvu)" if flat_footed else "")),
+            Modifier(10, "base", "R002.06"), Modifier(self.armour_ac, "armure", "R002.06"),
+            Modifier(self.shield_ac, "bouclier", "R002.06"),
+            Modifier(self.sheet.dons.ca, "dons", "R002.06"),
+            Modifier(dex, "Dextérité" + (" (pris au dépourvu)" if flat_footed else ""),
+                     "A002.12" if flat_footed else "R002.06"),
         )
 
     @property
@@ -183,9 +193,9 @@ class Character:
         penalties = tuple(a.penalty for a in (self.sheet.armure, self.sheet.bouclier) if a)
         return armour_damage_reduction(penalties, self.bab, self.rules)
 
-    def damage_reduction(self, spell_dr: int = 0) -> int:
-        """R002.07 + A002.10."""
-        return total_damage_reduction(self.armour_dr, self.sheet.dons.rd, spell_dr)
+    def damage_reduction(self, spell_dr: int = 0, magic_weapon: bool = False) -> int:
+        """R002.07 + A002.10; against a magic weapon, D-002.40 (the armour part is /Magie)."""
+        return reduction_against(self.armour_dr, self.sheet.dons.rd, spell_dr, magic_weapon)
 
     @property
     def computed_hp(self) -> int:
@@ -205,6 +215,17 @@ class Character:
             return int(self.sheet.pv.actuels)
         return self.computed_hp
 
+    @property
+    def out_of_combat(self) -> bool:
+        """No rule below 0 HP in the document: at 0 HP or less the character is hors de combat."""
+        return self.current_hp <= 0
+
+    def require_able(self, what: str) -> None:
+        """D-ALL.02: a character hors de combat cannot attack or roll an active check."""
+        if self.out_of_combat:
+            raise RuleError(f"{self.name} est hors de combat ({self.current_hp} PV) : "
+                            f"impossible de faire {what}")
+
     def misc(self, key: str) -> int:
         return int(self.sheet.divers.get(key, 0))
 
@@ -215,9 +236,10 @@ class Character:
 
     def passive_perception_modifiers(self) -> tuple[Modifier, ...]:
         return (
-            Modifier(10, "base"), Modifier(self.level, "niveau de personnage"),
-            Modifier(self.mod("sagesse"), "Mod Sag"),
-            Modifier(self.misc("perception_passive"), "divers"),
+            Modifier(10, "base", "R002.09"),
+            Modifier(self.level, "niveau de personnage", "A002.02"),
+            Modifier(self.mod("sagesse"), "Mod Sag", "R002.09"),
+            Modifier(self.misc("perception_passive"), "divers", "R002.09"),
         )
 
     @property
@@ -227,9 +249,9 @@ class Character:
 
     def initiative_modifiers(self) -> tuple[Modifier, ...]:
         return (
-            Modifier(self.mod("dexterite"), "Dextérité"),
-            Modifier(self.sheet.dons.initiative, "dons"),
-            Modifier(self.misc("initiative"), "magie / divers"),
+            Modifier(self.mod("dexterite"), "Dextérité", "R002.13"),
+            Modifier(self.sheet.dons.initiative, "dons", "R002.13"),
+            Modifier(self.misc("initiative"), "magie / divers", "R002.13"),
         )
 
     # -- attacks ------------------------------------------------------------
@@ -241,16 +263,18 @@ class Character:
         is_ranged = ranged if ranged is not None else (
             weapon is not None and weapon.portee == "distance")
         ability = "dexterite" if is_ranged else "force"
+        rule = "R002.12" if is_ranged else "R002.11"
         mods = [
             Modifier(self.bab - offset,
-                     f"Base Attaque, attaque itérative -{offset}" if offset else "Base Attaque"),
-            Modifier(self.mod(ability), ABILITY_LABELS[ability]),
-            Modifier(self.sheet.dons.attaque, "dons"),
+                     f"Base Attaque, attaque itérative -{offset}" if offset else "Base Attaque",
+                     "R002.04" if offset else "R002.03"),
+            Modifier(self.mod(ability), ABILITY_LABELS[ability], rule),
+            Modifier(self.sheet.dons.attaque, "dons", rule),
         ]
         if weapon is not None:
-            mods.append(Modifier(weapon.magie + weapon.bonus_attaque, f"arme ({weapon.nom})"))
+            mods.append(Modifier(weapon.magie + weapon.bonus_attaque, f"arme ({weapon.nom})", rule))
         if circumstance:
-            mods.append(Modifier(circumstance, "circonstance"))
+            mods.append(Modifier(circumstance, "circonstance", rule))
         return tuple(m for m in mods if m.value or m.reason.startswith("Base"))
 
     @property
@@ -268,8 +292,9 @@ class Character:
         strength = self.mod("force")
         if weapon.projectile and not self.rules.strength_on_projectiles:
             strength = 0
-        mods = (Modifier(strength, "Force"), Modifier(self.sheet.dons.degats, "dons"),
-                Modifier(weapon.magie, "magie de l'arme"))
+        mods = (Modifier(strength, "Force", "A002.19" if weapon.projectile else "R002.16"),
+                Modifier(self.sheet.dons.degats, "dons", "R002.16"),
+                Modifier(weapon.magie, "magie de l'arme", "R002.16"))
         return tuple(m for m in mods if m.value)
 
     def weapon(self, name: str | None) -> Weapon:

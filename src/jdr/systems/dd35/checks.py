@@ -1,10 +1,14 @@
 """Checks of dd35, each defined once (roll and odds): 1d20 + bonus vs DC or AC (R002.08-R002.18).
 
 - Active Perception (R002.08): 1d20 + context bonus + Mod Int + divers vs a DC.
-- Passive Perception (R002.09): no roll, a value.
+- Passive Perception (R002.09): no roll, a value (a difficulty to beat).
 - Saving throw vs a manoeuvre's DC (R002.15, A002.16).
 - Attack roll vs AC (R002.10): natural 20 hits and is critical (R002.17), natural 1 misses
   (D-002.17, configurable), a natural in the threat range that hits is a Coup Fantastique (R002.18).
+- Opposed rolls (R002.08 "jet opposé approprié"): `CONTEST`, the tie rule as data.
+
+Every check carries the stat `jet` (1 when a die is rolled, 0 for a passive value): the contest
+rule reads it, so the roll and its exact odds decide ties alike.
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jdr.core.check import Check, Modifier, NaturalRoll, SingleDie, Verdict
+from jdr.core.contest import ContestRule, Criterion
 from jdr.dice.notation import Die
 from jdr.dice.source import DiceSource
-from jdr.errors import RuleError
 from jdr.names import normalize
 from jdr.systems.dd35.character import Character
 from jdr.systems.dd35.config import DEFAULT_RULES, Rules
@@ -35,13 +39,15 @@ if TYPE_CHECKING:
 D20 = SingleDie(20)
 
 
+ROLLED = (("jet", 1),)
+PASSIVE = (("jet", 0),)
+
+
 @dataclass(frozen=True, slots=True)
 class NoRoll(NaturalRoll):
     """A value without dice (Passive Perception, R002.09): the natural value is 0."""
 
-    @property
-    def label(self) -> str:  # type: ignore[override]
-        return "sans jet"
+    label: str = "sans jet"
 
     def roll(self, source: DiceSource) -> tuple[int, tuple[Die, ...]]:
         return 0, ()
@@ -56,10 +62,28 @@ class NoRoll(NaturalRoll):
 class MeetsDC:
     """R002.08 / R002.15: the check succeeds when the total equals or exceeds the DC."""
 
+    notes: tuple[str, ...] = ()
+
     def __call__(self, natural: object, total: int, threshold: int | None) -> Verdict:
         if threshold is None:
-            return Verdict(None)
-        return Verdict(total >= threshold, None, total - threshold)
+            return Verdict(None, notes=self.notes)
+        return Verdict(total >= threshold, None, total - threshold, self.notes)
+
+
+CONTEST = ContestRule(
+    criteria=(
+        Criterion("total"),
+        Criterion("stat:jet", note="égalité contre une valeur passive : le jet l'emporte "
+                                   "(il égale la difficulté)"),
+        Criterion("bonus", note="égalité : le plus haut bonus l'emporte"),
+    ),
+    final="opponent",
+    final_note="égalité parfaite : l'opposant l'emporte",
+    rule="R002.08",
+)
+"""R002.08/R002.09 + 3.5 convention: the higher total wins; on equal totals a roll beats a
+passive value (a difficulty is met by equalling it), then the higher bonus wins, then the
+opponent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,17 +117,6 @@ class AttackJudge:
         return Verdict(hit, None, margin, notes)
 
 
-def parse_threshold(text: str | None) -> int | None:
-    """`--seuil 15` → 15. dd35 has no ladder of difficulty names (ND are numbers)."""
-    if text is None:
-        return None
-    try:
-        return int(str(text).strip())
-    except ValueError:
-        raise RuleError(f"--seuil « {text} » : le système dd35 attend un ND en nombre "
-                        "(exemple : --seuil 15)") from None
-
-
 def perception_context(name: str) -> str | None:
     """The canonical Active Perception context of a name, or None."""
     key = normalize(name)
@@ -116,19 +129,25 @@ def perception_bonus(character: Character, context: str, environment: str | None
     """R002.08 (+ A002.06 first BAB value): the context's bonus."""
     info = PERCEPTION_CONTEXTS[context]
     if info.bonus == "base_attaque":
-        return (Modifier(character.bab, "Base Attaque"),)
+        return (Modifier(character.bab, "Base Attaque", "A002.06"),)
     if info.bonus == "niveau_roublard":
-        return (Modifier(character.class_level("roublard"), "niveau de Roublard"),)
+        return (Modifier(character.class_level("roublard"), "niveau de Roublard", "R002.08"),)
     if info.bonus == "rang_social":
-        return (Modifier(int(character.sheet.competences.get("social", 0)), "rangs en Social"),)
+        return (Modifier(int(character.sheet.competences.get("social", 0)), "rangs en Social",
+                         "R002.08"),)
     skills = character.sheet.competences
     if environment is not None:
         key = normalize(environment)
-        return (Modifier(int(skills.get(key, 0)), f"rangs en {key}"),)
+        return (Modifier(int(skills.get(key, 0)), f"rangs en {key}", "R002.08"),)
     # A002.03: no environment given → the single highest applicable rank.
     candidates = [(int(skills.get(k, 0)), k) for k in ENVIRONMENT_KNOWLEDGE_DEFAULT]
     value, key = max(candidates)
-    return (Modifier(value, f"rangs en {key} (meilleure connaissance du milieu)"),)
+    return (Modifier(value, f"rangs en {key} (meilleure connaissance du milieu)", "A002.03"),)
+
+
+def _with_bonus(mods: tuple[Modifier, ...], bonus: int, reason: str = "bonus") -> tuple[Modifier, ...]:
+    """The MJ's bonus (`--bonus`), when there is one."""
+    return (*mods, Modifier(bonus, reason)) if bonus else mods
 
 
 def active_perception(character: Character, context: str, threshold: int | None,
@@ -136,31 +155,31 @@ def active_perception(character: Character, context: str, threshold: int | None,
     """R002.08: Perception Active = 1d20 + Bonus (by context) + Mod Int + divers, vs a DC."""
     info = PERCEPTION_CONTEXTS[context]
     mods = (*perception_bonus(character, context, environment),
-            Modifier(character.mod("intelligence"), "Mod Int"))
+            Modifier(character.mod("intelligence"), "Mod Int", "R002.08"))
     misc = character.misc("perception") + bonus
     if misc:
-        mods = (*mods, Modifier(misc, "divers"))
+        mods = (*mods, Modifier(misc, "divers", "R002.08"))
     return Check(f"{character.name} — Perception active : {info.label}", D20, mods, MeetsDC(),
-                 threshold, rule="R002.08")
+                 threshold, rule="R002.08", who=character.name, stats=ROLLED)
 
 
 def passive_perception_check(character: Character, threshold: int | None,
                              bonus: int = 0) -> Check:
     """R002.09: no roll; the value itself (compared with a DC when one is given)."""
-    mods = character.passive_perception_modifiers()
-    if bonus:
-        mods = (*mods, Modifier(bonus, "bonus"))
+    mods = _with_bonus(character.passive_perception_modifiers(), bonus)
     return Check(f"{character.name} — Perception passive", NoRoll(), mods, MeetsDC(), threshold,
-                 rule="R002.09")
+                 rule="R002.09", who=character.name, stats=PASSIVE)
 
 
 def save_bonus(character: Character, save: str) -> Modifier:
     """The sheet's save bonus (data); without one, the 3.5 ability modifier (A002.16)."""
     if save in character.sheet.sauvegardes:
-        return Modifier(int(character.sheet.sauvegardes[save]), f"sauvegarde {SAVES[save]}")
+        return Modifier(int(character.sheet.sauvegardes[save]), f"sauvegarde {SAVES[save]}",
+                        "R002.15")
     ability = SAVE_ABILITY[save]
     return Modifier(character.mod(ability),
-                    f"{ABILITY_LABELS[ability]} (pas de bonus de {SAVES[save]} sur la fiche)")
+                    f"{ABILITY_LABELS[ability]} (pas de bonus de {SAVES[save]} sur la fiche)",
+                    "A002.16")
 
 
 def manoeuvre_dc(attacker: Character, ability: str, rules: Rules = DEFAULT_RULES) -> int:
@@ -168,31 +187,31 @@ def manoeuvre_dc(attacker: Character, ability: str, rules: Rules = DEFAULT_RULES
     return rules.manoeuvre_dc_base + attacker.bab + attacker.mod(ability)
 
 
-def saving_throw(character: Character, save: str, dc: int | None, bonus: int = 0) -> Check:
+PLACEHOLDER_DC = ("ND provisoire 10 + Base Attaque + modificateur de l'auteur, absent du "
+                  "document : donnez le vrai ND si le MJ en a un")
+
+
+def saving_throw(character: Character, save: str, dc: int | None, bonus: int = 0,
+                 notes: tuple[str, ...] = ()) -> Check:
     """R002.15: the opponent of a manoeuvre rolls a save: 1d20 + save bonus ≥ DC."""
-    mods: tuple[Modifier, ...] = (save_bonus(character, save),)
-    if bonus:
-        mods = (*mods, Modifier(bonus, "bonus"))
-    return Check(f"{character.name} — jet de Sauvegarde ({SAVES[save]})", D20, mods, MeetsDC(),
-                 dc, rule="R002.15")
+    mods = _with_bonus((save_bonus(character, save),), bonus)
+    return Check(f"{character.name} — jet de Sauvegarde ({SAVES[save]})", D20, mods,
+                 MeetsDC(notes), dc, rule="R002.15", who=character.name, stats=ROLLED)
 
 
 def ability_check(character: Character, ability: str, dc: int | None, bonus: int = 0) -> Check:
     """A002.01: a plain ability test, 1d20 + modifier vs DC (3.5 convention)."""
-    mods: tuple[Modifier, ...] = (Modifier(character.mod(ability), ABILITY_LABELS[ability]),)
-    if bonus:
-        mods = (*mods, Modifier(bonus, "bonus"))
+    mods = _with_bonus((Modifier(character.mod(ability), ABILITY_LABELS[ability], "A002.01"),),
+                       bonus)
     return Check(f"{character.name} — test de {ABILITY_LABELS[ability]}", D20, mods, MeetsDC(), dc,
-                 rule="A002.01")
+                 rule="A002.01", who=character.name, stats=ROLLED)
 
 
 def initiative_check(character: Character, bonus: int = 0) -> Check:
     """R002.13: Initiative = 1d20 + Bonus Dextérité + Dons + Magie + Bonus de Circonstance."""
-    mods = character.initiative_modifiers()
-    if bonus:
-        mods = (*mods, Modifier(bonus, "circonstance"))
+    mods = _with_bonus(character.initiative_modifiers(), bonus, "circonstance")
     return Check(f"{character.name} — Initiative", D20, tuple(m for m in mods if m.value),
-                 MeetsDC(), None, rule="R002.13")
+                 MeetsDC(), None, rule="R002.13", who=character.name, stats=ROLLED)
 
 
 def attack_check(attacker: Character, weapon: Weapon, ac: int | None, offset: int = 0,
@@ -203,4 +222,4 @@ def attack_check(attacker: Character, weapon: Weapon, ac: int | None, offset: in
     who = f" contre {target}" if target else ""
     return Check(f"{attacker.name} — attaque ({weapon.nom}){who}", D20, mods,
                  AttackJudge(weapon.zone_critique, rules.natural_one_misses), ac,
-                 rule="R002.10")
+                 rule="R002.10", who=attacker.name, stats=ROLLED)

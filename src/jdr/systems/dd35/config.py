@@ -1,15 +1,16 @@
 """The configurable choices of dd35 (RULES.md 3.7): one dataclass, defaults = the decisions.
 
-Each field names the ambiguity it settles. `from_options` reads the `--opt` switches that may
-override a choice for one command.
+Each field names the ambiguity it settles. `rules_for` reads, from the options the core parsed
+once, the two switches that may override a choice for one command (`naturel_1_rate`,
+`force_projectiles`); an action that does not declare a switch keeps the configured value.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from jdr.errors import RuleError
-from jdr.names import normalize
+from jdr.core.options import OptionValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,46 +36,13 @@ class Rules:
 
 DEFAULT_RULES = Rules()
 
-_TRUE = {"oui", "vrai", "true", "1", "yes", "o"}
-_FALSE = {"non", "faux", "false", "0", "no", "n"}
 
-
-def flag(options: dict[str, str], key: str, default: bool) -> bool:
-    """A yes/no `--opt` value, in French or English."""
-    for k, raw in options.items():
-        if normalize(k) == key:
-            value = normalize(raw)
-            if value in _TRUE:
-                return True
-            if value in _FALSE:
-                return False
-            raise RuleError(f"--opt {k}={raw} : valeur attendue oui ou non")
-    return default
-
-
-def option(options: dict[str, str], key: str) -> str | None:
-    """The raw value of an `--opt` key (key matched after normalisation), or None."""
-    for k, raw in options.items():
-        if normalize(k) == key:
-            return raw
-    return None
-
-
-def int_option(options: dict[str, str], key: str, default: int = 0) -> int:
-    """A whole-number `--opt` value, with a French error."""
-    raw = option(options, key)
-    if raw is None:
-        return default
-    try:
-        return int(raw.strip())
-    except ValueError:
-        raise RuleError(f"--opt {key}={raw} : nombre entier attendu") from None
-
-
-def from_options(options: dict[str, str], base: Rules = DEFAULT_RULES) -> Rules:
-    """The rules for one command: `naturel_1_rate`, `force_projectiles` may override."""
+def rules_for(options: Mapping[str, OptionValue], base: Rules = DEFAULT_RULES) -> Rules:
+    """The rules for one command: `naturel_1_rate` (D-002.17) and `force_projectiles` (A002.19)
+    override the configured values when the action declares them."""
     return replace(
         base,
-        natural_one_misses=flag(options, "naturel_1_rate", base.natural_one_misses),
-        strength_on_projectiles=flag(options, "force_projectiles", base.strength_on_projectiles),
+        natural_one_misses=bool(options.get("naturel_1_rate", base.natural_one_misses)),
+        strength_on_projectiles=bool(options.get("force_projectiles",
+                                                 base.strength_on_projectiles)),
     )

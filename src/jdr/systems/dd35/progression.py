@@ -1,11 +1,13 @@
 """Progression of dd35 (R002.19): levels, not XP. The document gives no XP table; gaining a level
-adds one class level and its hit points (R002.02: rolled die or fixed value, + Constitution)."""
+adds one class level and its hit points (R002.02: rolled die or fixed value, + Constitution).
+`jdr xp FICHE --pv --opt classe=NOM [--opt jet=N]` plays it; the result is a core `Purchase`
+whose cost is 0."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from jdr.core.results import Line, Purchase
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 from jdr.systems.dd35.character import Character, hit_points_level_up
@@ -25,20 +27,25 @@ class LevelUp:
     hp_max_after: int
     hp_current_after: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "cost": 0, "remaining": None, "class": self.class_name, "level": self.new_level,
-            "rolled": self.rolled, "hp_gained": self.hp_gained,
-            "hp_max": self.hp_max_after, "hp_current": self.hp_current_after,
-        }
+    def purchase(self) -> Purchase:
+        """The core result: what was raised, from what to what, and the hit points."""
+        info = CLASSES[self.class_name]
+        how = (f"dé de vie lancé {self.rolled}" if self.rolled is not None
+               else f"valeur fixe {info.fixed_hp}")
+        notes = (
+            Line(f"+{self.hp_gained} PV ({how} + Constitution)", "R002.02"),
+            Line(f"PV max {self.hp_max_before} → {self.hp_max_after}", "R002.02"),
+            Line("le document ne donne pas de table d'XP : un niveau ne coûte rien", "R002.19"),
+        )
+        return Purchase(self.name, f"niveau de {info.label}", self.new_level - 1,
+                        self.new_level, 0, 0, 0, notes, "R002.19")
 
-    def render(self) -> str:
-        label = CLASSES[self.class_name].label
-        how = (f"dé lancé {self.rolled}" if self.rolled is not None
-               else f"valeur fixe {CLASSES[self.class_name].fixed_hp}")
-        return (f"{self.name} passe {label} niveau {self.new_level} : +{self.hp_gained} PV "
-                f"({how} + Constitution) ; PV max {self.hp_max_before} → {self.hp_max_after}. "
-                "(Le document ne donne pas de table d'XP : aucun coût.)")
+
+def hit_die_face(class_name: str, rolled: int | None) -> int | None:
+    """D-ALL.03: a d10 entered by hand as 0 is a 10."""
+    if rolled == 0 and CLASSES[class_name].hit_die == 10:
+        return 10
+    return rolled
 
 
 def level_up(character: Character, class_name: str, rolled: int | None) -> LevelUp:
@@ -53,6 +60,7 @@ def level_up(character: Character, class_name: str, rolled: int | None) -> Level
     if rolled is None and character.sheet.pv_mode == "lance":
         raise RuleError(f"pv_mode lance : donnez le dé de vie lancé avec --opt jet=N "
                         f"(d{CLASSES[key].hit_die})")
+    rolled = hit_die_face(key, rolled)
     gained = hit_points_level_up(key, rolled, character.mod("constitution"), character.rules)
     before = character.max_hp
     return LevelUp(character.name, key, character.class_level(key) + 1, rolled, gained,

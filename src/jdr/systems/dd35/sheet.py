@@ -8,15 +8,15 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
-from jdr.core.sheet import PoolField, Ranged, normalized_keys
+from jdr.core.sheet import InRange, Int, NormalizedKeys, PoolField, normalized_keys
 from jdr.names import normalize
 from jdr.systems.dd35.tables import ABILITY_ALIASES, ARMOURS, CLASSES, MAX_LEVEL
 
-Score = Ranged(1, 50)
-Level = Ranged(1, MAX_LEVEL)
-NonNegative = Ranged(0)
-Small = Ranged(-50, 50)
-Rank = Ranged(0, 60)
+Score = Annotated[Int, InRange(1, 50)]
+Level = Annotated[Int, InRange(1, MAX_LEVEL)]
+NonNegative = Annotated[Int, InRange(0)]
+Small = Annotated[Int, InRange(-50, 50)]
+Rank = Annotated[Int, InRange(0, 60)]
 
 _DICE = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*$", re.IGNORECASE)
 
@@ -71,12 +71,12 @@ class Abilities(BaseModel):
     """A002.01: the six 3.5 abilities, scores 1..50."""
 
     model_config = ConfigDict(extra="forbid")
-    force: Score  # type: ignore[valid-type]
-    dexterite: Score  # type: ignore[valid-type]
-    constitution: Score  # type: ignore[valid-type]
-    intelligence: Score  # type: ignore[valid-type]
-    sagesse: Score  # type: ignore[valid-type]
-    charisme: Score  # type: ignore[valid-type]
+    force: Score
+    dexterite: Score
+    constitution: Score
+    intelligence: Score
+    sagesse: Score
+    charisme: Score
 
 
 class Armour(BaseModel):
@@ -85,8 +85,8 @@ class Armour(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     nom: str = ""
-    bonus_ca: NonNegative | None = None  # type: ignore[valid-type]
-    malus: Small | None = None  # type: ignore[valid-type]
+    bonus_ca: NonNegative | None = None
+    malus: Small | None = None
 
     @model_validator(mode="after")
     def _from_table(self) -> Armour:
@@ -100,9 +100,9 @@ class Armour(BaseModel):
                     {"missing": missing, "nom": self.nom, "known": ", ".join(ARMOURS)},
                 )
             if self.bonus_ca is None:
-                self.bonus_ca = data.ac_bonus  # type: ignore[assignment]
+                self.bonus_ca = data.ac_bonus
             if self.malus is None:
-                self.malus = data.check_penalty  # type: ignore[assignment]
+                self.malus = data.check_penalty
         return self
 
     @property
@@ -118,11 +118,11 @@ class Feats(BaseModel):
     """Feat bonuses (dons) the formulas name: AC, attack, damage, initiative, class-feat DR."""
 
     model_config = ConfigDict(extra="allow")
-    ca: Small = 0  # type: ignore[valid-type]
-    attaque: Small = 0  # type: ignore[valid-type]
-    degats: Small = 0  # type: ignore[valid-type]
-    initiative: Small = 0  # type: ignore[valid-type]
-    rd: NonNegative = 0  # type: ignore[valid-type]
+    ca: Small = 0
+    attaque: Small = 0
+    degats: Small = 0
+    initiative: Small = 0
+    rd: NonNegative = 0
 
 
 class Weapon(BaseModel):
@@ -131,12 +131,12 @@ class Weapon(BaseModel):
     model_config = ConfigDict(extra="allow")
     nom: str
     degats: Annotated[str, AfterValidator(_check_dice)]
-    zone_critique: Ranged(2, 20) = 20  # type: ignore[valid-type]
-    multiplicateur: Ranged(2, 4) = 2  # type: ignore[valid-type]
+    zone_critique: Annotated[Int, InRange(2, 20)] = 20
+    multiplicateur: Annotated[Int, InRange(2, 4)] = 2
     portee: Literal["contact", "distance"] = "contact"
     projectile: bool = False
-    magie: Ranged(0, 10) = 0  # type: ignore[valid-type]
-    bonus_attaque: Small = 0  # type: ignore[valid-type]
+    magie: Annotated[Int, InRange(0, 10)] = 0
+    bonus_attaque: Small = 0
 
     @property
     def dice(self) -> tuple[tuple[int, int], ...]:
@@ -150,28 +150,18 @@ class Sheet(BaseModel):
     systeme: Literal["dd35"]
     nom: str
     caracteristiques: Annotated[Abilities, BeforeValidator(_abilities)]
-    classes: Annotated[
-        dict[ClassName, Level],  # type: ignore[valid-type]
-        BeforeValidator(lambda v: normalized_keys(v, "classes")),
-    ]
-    des_de_vie: Ranged(1, 60) | None = None  # type: ignore[valid-type]
+    classes: Annotated[dict[ClassName, Level], NormalizedKeys("classes")]
+    des_de_vie: Annotated[Int, InRange(1, 60)] | None = None
     pv: PoolField | None = None
     pv_mode: Literal["fixe", "lance"] = "fixe"
     armure: Armour | None = None
     bouclier: Armour | None = None
     dons: Feats = Feats()
-    competences: Annotated[
-        dict[str, Rank],  # type: ignore[valid-type]
-        BeforeValidator(lambda v: normalized_keys(v, "competences")),
-    ] = {}
+    competences: Annotated[dict[str, Rank], NormalizedKeys("competences")] = {}
     sauvegardes: Annotated[
-        dict[Literal["reflexes", "vigueur", "volonte"], Small],  # type: ignore[valid-type]
-        BeforeValidator(lambda v: normalized_keys(v, "sauvegardes")),
+        dict[Literal["reflexes", "vigueur", "volonte"], Small], NormalizedKeys("sauvegardes")
     ] = {}
-    divers: Annotated[
-        dict[str, Small],  # type: ignore[valid-type]
-        BeforeValidator(lambda v: normalized_keys(v, "divers")),
-    ] = {}
+    divers: Annotated[dict[str, Small], NormalizedKeys("divers")] = {}
     armes: list[Weapon] = []
 
     @model_validator(mode="after")

@@ -39,7 +39,8 @@ class ClassInfo:
 
 
 CLASSES: dict[str, ClassInfo] = {
-    # R002.01 (hit dice, L98-102), R002.02 (fixed values, L108-112), R002.05 (columns, L50)
+    # R002.01 (hit dice, L98-102), R002.02 (fixed values, L108-112), R002.05 (columns, L50).
+    # A002.08: the Barbarian is D12 but sits in the "D10/D12" full-BAB column: consistent.
     "barbare": ClassInfo("Barbare", 12, 10, "forte"),
     "guerrier": ClassInfo("Guerrier", 10, 8, "forte"),
     "paladin": ClassInfo("Paladin", 10, 8, "forte"),

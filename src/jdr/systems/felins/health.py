@@ -7,14 +7,15 @@ A cat is `conscient`, `inconscient`, `coma` or `mort`. Wounds beyond Vigueur kno
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
-from jdr.core.sheet import SheetDocument
-from jdr.core.system import SheetChange
+from jdr.core.check import CheckResult
+from jdr.core.results import Line, Notes, Report
+from jdr.core.system import Loaded, Outcome, SheetChange
+from jdr.dice.notation import RollResult, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
-from jdr.systems.felins import forum, tables
-from jdr.systems.felins.checks import RollResult, chance_changes, roll_cat, skill_check
+from jdr.systems.felins import tables
+from jdr.systems.felins.checks import Roll, characteristic_check, roll_changes, skill_check
 from jdr.systems.felins.config import DEFAULT, FelinsConfig
 from jdr.systems.felins.sheet import Cat
 
@@ -24,10 +25,18 @@ def knocked_out(wounds: int, vigueur: int, config: FelinsConfig = DEFAULT) -> bo
     return wounds > vigueur if config.unconscious_at == "au_dela" else wounds >= vigueur
 
 
-def unconscious_minutes(source: DiceSource) -> tuple[int, tuple[int, ...]]:
+UNCONSCIOUS = f"{tables.UNCONSCIOUS_DICE}d{tables.UNCONSCIOUS_SIDES}*{tables.UNCONSCIOUS_MINUTES}"
+
+
+def unconscious_roll(source: DiceSource) -> RollResult:
     """R004.32 / E004.11 an unconscious cat stays so 3d10 × 5 minutes (A004.30: rolled once)."""
-    faces = tuple(source.roll(tables.UNCONSCIOUS_SIDES) for _ in range(tables.UNCONSCIOUS_DICE))
-    return sum(faces) * tables.UNCONSCIOUS_MINUTES, faces
+    return roll(UNCONSCIOUS, source)
+
+
+def unconscious_minutes(source: DiceSource) -> tuple[int, tuple[int, ...]]:
+    """E004.11 the minutes and the three faces."""
+    result = unconscious_roll(source)
+    return result.total, tuple(d.face for d in result.dice)
 
 
 def den_recovery(days: int) -> int:
@@ -44,176 +53,140 @@ def will_threshold(wounds: int, config: FelinsConfig = DEFAULT) -> int:
 
 @dataclass(frozen=True)
 class WoundOutcome:
-    """What wounds did to a cat: levels, state before/after, the unconscious duration."""
+    """What wounds did to a cat: levels, state before/after, the unconscious duration roll."""
 
     wounds_before: int
     wounds_after: int
     state_before: str
     state_after: str
-    minutes: int | None = None
-    minute_dice: tuple[int, ...] = ()
+    duration: RollResult | None = None
 
-    def lines(self, name: str) -> list[str]:
-        out = []
-        if self.wounds_after != self.wounds_before:
-            out.append(f"{name} : blessures {self.wounds_before} → {self.wounds_after}")
-        if self.state_after != self.state_before:
-            out.append(f"{name} est maintenant {tables.STATES[self.state_after]}")
+    @property
+    def minutes(self) -> int | None:
+        return None if self.duration is None else self.duration.total
+
+    def lines(self, name: str, levels: bool = True) -> tuple[Line, ...]:
+        """French lines of what changed (rule ids apart); `levels=False` when the result shows
+        the wounds and the state already (an attack's `Health` and `StateChange`)."""
+        out: list[Line] = []
+        if levels and self.wounds_after != self.wounds_before:
+            out.append(Line(f"{name} : blessures {self.wounds_before} → {self.wounds_after}",
+                            "R004.31"))
+        if levels and self.state_after != self.state_before:
+            out.append(Line(f"{name} est maintenant {tables.STATES[self.state_after]}", "R004.32"))
         if self.minutes is not None:
-            dice = " + ".join(str(f) for f in self.minute_dice)
-            out.append(f"inconscient pendant ({dice}) × 5 = {self.minutes} minutes")
+            out.append(Line(f"inconscient pendant {self.minutes} minutes", "R004.32"))
         if self.state_after == "mort" and self.state_before != "mort":
-            out.append(f"{name} est définitivement perdu (R004.32)")
-        return out
+            out.append(Line(f"{name} est définitivement perdu", "R004.32"))
+        return tuple(out)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"wounds_before": self.wounds_before, "wounds_after": self.wounds_after,
-                "state_before": self.state_before, "state_after": self.state_after,
-                "unconscious_minutes": self.minutes}
+
+def unchanged(cat: Cat) -> WoundOutcome:
+    return WoundOutcome(cat.wounds, cat.wounds, cat.state, cat.state)
 
 
 def take_wounds(cat: Cat, wounds: int, source: DiceSource,
                 config: FelinsConfig = DEFAULT) -> WoundOutcome:
     """R004.31/R004.32 + A004.18/A004.19: add wound levels and move the state on."""
     if wounds <= 0 or cat.state == "mort":
-        return WoundOutcome(cat.wounds, cat.wounds, cat.state, cat.state)
+        return unchanged(cat)
     total = cat.wounds + wounds
-    state, minutes = cat.state, None
-    dice: tuple[int, ...] = ()
+    state, duration = cat.state, None
     if cat.state == "conscient":
         if knocked_out(total, cat.characteristics["vigueur"], config):
             state = "inconscient"
-            minutes, dice = unconscious_minutes(source)
+            duration = unconscious_roll(source)
     elif cat.state == "inconscient":
         state = "coma"
     elif cat.state == "coma":
         state = "mort"
-    return WoundOutcome(cat.wounds, total, cat.state, state, minutes, dice)
+    return WoundOutcome(cat.wounds, total, cat.state, state, duration)
 
 
-def wound_changes(doc: SheetDocument | None, outcome: WoundOutcome) -> list[SheetChange]:
-    if doc is None:
-        return []
-    changes = []
+def wound_changes(sheet: Loaded[Cat] | None, outcome: WoundOutcome) -> tuple[SheetChange, ...]:
+    if sheet is None:
+        return ()
+    changes: list[SheetChange] = []
     if outcome.wounds_after != outcome.wounds_before:
-        changes.append(SheetChange(doc, ("blessures",), outcome.wounds_after))
+        changes.append(SheetChange(sheet.doc, ("blessures",), outcome.wounds_after))
     if outcome.state_after != outcome.state_before:
-        changes.append(SheetChange(doc, ("etat",), outcome.state_after))
-    return changes
-
-
-def will_check(cat: Cat, wounds: int, source: DiceSource,
-               config: FelinsConfig = DEFAULT) -> RollResult:
-    """R004.28 after a wound: Volonté roll (A004.17, wound malus included, A004.20); a failure
-    means the cat flees the fight."""
-    from jdr.systems.felins.checks import characteristic_check
-
-    threshold = will_threshold(wounds, config)
-    check = characteristic_check(cat, "volonte", threshold, config=config)
-    return roll_cat(check, cat, source, config.label_of(threshold), config)
-
-
-# ------------------------------------------------------------------ healing
-
-
-@dataclass(frozen=True)
-class HealResult:
-    """R004.33 a Soigner roll on a patient."""
-
-    healer: str
-    patient: str
-    roll: RollResult
-    outcome: WoundOutcome
-
-    def to_json(self) -> dict[str, Any]:
-        data = self.roll.to_json()
-        data.update({"patient": self.patient, "healed": self.outcome.wounds_before
-                     - self.outcome.wounds_after, **self.outcome.to_json(),
-                     "state": self.outcome.state_after, "rule": "R004.33"})
-        return data
-
-    def _verdict(self) -> str:
-        if self.roll.critical == "failure":
-            return "maladresse : le blessé subit 1 niveau de blessure de plus"
-        if self.roll.success:
-            return "soin réussi : il ne peut pas être retenté pour faire mieux"
-        return "soin raté : nouvelle tentative possible demain"
-
-    def render(self) -> str:
-        return "\n".join([self.roll.render(), f"→ {self._verdict()}",
-                          *self.outcome.lines(self.patient)])
-
-    def render_forum(self) -> str:
-        return forum.quote([*self.roll.forum_lines(), forum.b(self._verdict()),
-                            *self.outcome.lines(self.patient)])
-
-
-def heal(healer: Cat, patient: Cat, source: DiceSource, threshold: int | None = None,
-         config: FelinsConfig = DEFAULT) -> HealResult:
-    """R004.33 Soigner: success −1 wound level (critical −2), fumble +1 (E004.12); a success
-    wakes an unconscious cat and brings one out of a coma (A004.23)."""
-    healer.require_conscious("soigner")
-    if patient.state == "mort":
-        raise RuleError(f"{patient.name} est mort : aucun soin ne le ramène (R004.32)")
-    value = config.heal_threshold if threshold is None else threshold
-    check = skill_check(healer, tables.HEAL_SKILL, value, config=config)
-    roll = roll_cat(check, healer, source, config.label_of(value), config)
-    if roll.critical == "failure":
-        outcome = take_wounds(patient, tables.HEAL_FUMBLE, source, config)
-    elif roll.success:
-        healed = tables.HEAL_CRITICAL if roll.critical == "success" else tables.HEAL_SUCCESS
-        wounds = max(0, patient.wounds - healed)
-        state = patient.state
-        if state in ("inconscient", "coma"):
-            out = knocked_out(wounds, patient.characteristics["vigueur"], config)
-            state = "inconscient" if out else "conscient"
-        outcome = WoundOutcome(patient.wounds, wounds, patient.state, state)
-    else:
-        outcome = WoundOutcome(patient.wounds, patient.wounds, patient.state, patient.state)
-    return HealResult(healer.name, patient.name, roll, outcome)
-
-
-@dataclass(frozen=True)
-class DenResult:
-    """R004.32 days spent at the healer's den."""
-
-    patient: str
-    days: int
-    outcome: WoundOutcome
-
-    def to_json(self) -> dict[str, Any]:
-        return {"patient": self.patient, "days": self.days,
-                "healed": self.outcome.wounds_before - self.outcome.wounds_after,
-                **self.outcome.to_json(), "state": self.outcome.state_after, "rule": "R004.32"}
-
-    def render(self) -> str:
-        healed = self.outcome.wounds_before - self.outcome.wounds_after
-        return "\n".join([f"{self.patient} : {self.days} jour(s) à la tanière du guérisseur, "
-                          f"{healed} niveau(x) de blessure récupéré(s)",
-                          *self.outcome.lines(self.patient)])
-
-    def render_forum(self) -> str:
-        return forum.quote([forum.b(self.patient), *self.render().splitlines()])
-
-
-def den(patient: Cat, days: int, config: FelinsConfig = DEFAULT) -> DenResult:
-    """R004.32 one wound level per 3 days at the den; a coma still needs a Soigner success."""
-    if patient.state == "mort":
-        raise RuleError(f"{patient.name} est mort : aucun soin ne le ramène (R004.32)")
-    wounds = max(0, patient.wounds - den_recovery(days))
-    state = patient.state
-    if state == "inconscient" and not knocked_out(wounds, patient.characteristics["vigueur"],
-                                                  config):
-        state = "conscient"
-    return DenResult(patient.name, days, WoundOutcome(patient.wounds, wounds, patient.state,
-                                                      state))
-
-
-def heal_changes(healer_doc: SheetDocument | None, patient_doc: SheetDocument | None,
-                 result: HealResult) -> list[SheetChange]:
-    return (chance_changes(healer_doc, result.roll.chance_before, result.roll.chance_after)
-            + wound_changes(patient_doc, result.outcome))
+        changes.append(SheetChange(sheet.doc, ("etat",), outcome.state_after))
+    return tuple(changes)
 
 
 def after_wounds(cat: Cat, outcome: WoundOutcome) -> Cat:
     return replace(cat, wounds=outcome.wounds_after, state=outcome.state_after)
+
+
+def will_check(cat: Cat, wounds: int, source: DiceSource,
+               config: FelinsConfig = DEFAULT) -> CheckResult:
+    """R004.28 after a wound: Volonté roll (A004.17, wound malus included, A004.20); a failure
+    means the cat flees the fight."""
+    threshold = will_threshold(wounds, config)
+    check = characteristic_check(cat, "volonte", Roll(threshold, rule="R004.28"), config)
+    return check.roll(source)
+
+
+# ------------------------------------------------------------------ healing (R004.33, R004.32)
+
+
+def _healed(patient: Cat, roll: CheckResult, source: DiceSource,
+            config: FelinsConfig) -> WoundOutcome:
+    """E004.12 success −1 wound level (critical −2), fumble +1; A004.23 a success wakes an
+    unconscious cat and brings one out of a coma."""
+    if roll.critical == "failure":
+        return take_wounds(patient, tables.HEAL_FUMBLE, source, config)
+    if not roll.success:
+        return unchanged(patient)
+    healed = tables.HEAL_CRITICAL if roll.critical == "success" else tables.HEAL_SUCCESS
+    wounds = max(0, patient.wounds - healed)
+    state = patient.state
+    if state in ("inconscient", "coma"):
+        out = knocked_out(wounds, patient.characteristics["vigueur"], config)
+        state = "inconscient" if out else "conscient"
+    return WoundOutcome(patient.wounds, wounds, patient.state, state)
+
+
+def _heal_verdict(roll: CheckResult) -> Line:
+    if roll.critical == "failure":
+        return Line("maladresse : le blessé subit 1 niveau de blessure de plus", "R004.33")
+    if roll.success:
+        return Line("soin réussi : il ne peut pas être retenté pour faire mieux", "R004.33")
+    return Line("soin raté : nouvelle tentative possible demain", "R004.33")
+
+
+def heal(healer: Loaded[Cat], patient: Loaded[Cat], source: DiceSource,
+         threshold: int | None = None, config: FelinsConfig = DEFAULT) -> Outcome:
+    """R004.33 Soigner (threshold: the GM's, default Moyen 9, A004.23); the healer may be the
+    patient (the same sheet)."""
+    healer.model.require_conscious("soigner")
+    cat = patient.model
+    if cat.state == "mort":
+        raise RuleError(f"{cat.name} est mort : aucun soin ne le ramène (R004.32)")
+    value = config.heal_threshold if threshold is None else threshold
+    check = skill_check(healer.model, tables.HEAL_SKILL, Roll(value, rule="R004.33"), config)
+    result = check.roll(source)
+    outcome = _healed(cat, result, source, config)
+    parts: tuple[CheckResult | RollResult, ...] = (result,)
+    if outcome.duration is not None:
+        parts += (outcome.duration,)
+    report = Report(f"{healer.model.name} soigne {cat.name}", parts,
+                    (_heal_verdict(result), *outcome.lines(cat.name)), "R004.33")
+    return Outcome(report, (*roll_changes(healer, result), *wound_changes(patient, outcome)))
+
+
+def den(patient: Loaded[Cat], days: int, config: FelinsConfig = DEFAULT) -> Outcome:
+    """R004.32 one wound level per 3 days at the den (E004.06); a coma still needs a Soigner
+    success (A004.23)."""
+    cat = patient.model
+    if cat.state == "mort":
+        raise RuleError(f"{cat.name} est mort : aucun soin ne le ramène (R004.32)")
+    wounds = max(0, cat.wounds - den_recovery(days))
+    state = cat.state
+    if state == "inconscient" and not knocked_out(wounds, cat.characteristics["vigueur"], config):
+        state = "conscient"
+    outcome = WoundOutcome(cat.wounds, wounds, cat.state, state)
+    title = (f"{cat.name} : {days} jour(s) à la tanière du guérisseur, "
+             f"{cat.wounds - wounds} niveau(x) de blessure récupéré(s)")
+    return Outcome(Notes(title, outcome.lines(cat.name), "R004.32"),
+                   wound_changes(patient, outcome))

@@ -1,7 +1,7 @@
 """Skill ranks and their costs (R004.11, R004.35, A004.12); evolution by XP (R004.34).
 
-The shop's XP prices are not in the forum post (A004.24): `jdr xp` is refused with a French
-message rather than invented.
+The shop's XP prices are not in the forum post (A004.24): `felins` has no `xp` action rather
+than invented prices.
 """
 
 from __future__ import annotations

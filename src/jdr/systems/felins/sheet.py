@@ -12,8 +12,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 from pydantic_core import PydanticCustomError
 
-from jdr.core.sheet import Ranged, SheetDocument, normalized_keys, validate
-from jdr.errors import RuleError, SheetError
+from jdr.core.sheet import InRange, Int, NormalizedKeys, SheetDocument, normalized_keys, validate
+from jdr.errors import RuleError
 from jdr.names import lookup, normalize
 from jdr.systems.felins import tables
 from jdr.systems.felins.config import DEFAULT, FelinsConfig
@@ -21,7 +21,7 @@ from jdr.systems.felins.config import DEFAULT, FelinsConfig
 # ------------------------------------------------------------------ value types
 
 
-def _name_in(table: dict[str, Any], what: str) -> Any:
+def _name_in(table: dict[str, Any], what: str) -> BeforeValidator:
     """A name (rank, clan, state) matched per D-ALL.01; the error lists the allowed names."""
 
     def check(value: Any) -> str:
@@ -35,16 +35,16 @@ def _name_in(table: dict[str, Any], what: str) -> Any:
             )
         return key
 
-    return Annotated[str, BeforeValidator(check)]
+    return BeforeValidator(check)
 
 
-Rank = _name_in(tables.RANKS, "rang")
-Clan = _name_in(tables.CLANS, "clan")
-State = _name_in(tables.STATES, "état")
-Characteristic = Ranged(tables.CHARACTERISTIC_MIN, tables.CHARACTERISTIC_MAX)
-SkillRank = Ranged(tables.SKILL_RANK_MIN, tables.SKILL_RANK_MAX)
-Reputation = Ranged(tables.REPUTATION_MIN, tables.REPUTATION_MAX)
-Wounds = Ranged(0)
+Rank = Annotated[str, _name_in(tables.RANKS, "rang")]
+Clan = Annotated[str, _name_in(tables.CLANS, "clan")]
+State = Annotated[str, _name_in(tables.STATES, "état")]
+Characteristic = Annotated[Int, InRange(tables.CHARACTERISTIC_MIN, tables.CHARACTERISTIC_MAX)]
+SkillRank = Annotated[Int, InRange(tables.SKILL_RANK_MIN, tables.SKILL_RANK_MAX)]
+Reputation = Annotated[Int, InRange(tables.REPUTATION_MIN, tables.REPUTATION_MAX)]
+Wounds = Annotated[Int, InRange(0)]
 
 
 def _system_is_felins(value: Any) -> Any:
@@ -58,15 +58,15 @@ class Characteristics(BaseModel):
     """R004.02 the nine characteristics, each 1..5 (R004.03)."""
 
     model_config = ConfigDict(extra="forbid")
-    force: Characteristic  # type: ignore[valid-type]
-    precision: Characteristic  # type: ignore[valid-type]
-    vigueur: Characteristic  # type: ignore[valid-type]
-    agilite: Characteristic  # type: ignore[valid-type]
-    intelligence: Characteristic  # type: ignore[valid-type]
-    volonte: Characteristic  # type: ignore[valid-type]
-    intuition: Characteristic  # type: ignore[valid-type]
-    sociabilite: Characteristic  # type: ignore[valid-type]
-    chance: Characteristic  # type: ignore[valid-type]
+    force: Characteristic
+    precision: Characteristic
+    vigueur: Characteristic
+    agilite: Characteristic
+    intelligence: Characteristic
+    volonte: Characteristic
+    intuition: Characteristic
+    sociabilite: Characteristic
+    chance: Characteristic
 
 
 def _skill_keys(value: Any) -> Any:
@@ -102,16 +102,13 @@ class FelinsSheet(BaseModel):
     model_config = ConfigDict(extra="allow")
     systeme: Annotated[str, BeforeValidator(_system_is_felins)]
     nom: str
-    rang: Rank  # type: ignore[valid-type]
-    clan: Clan  # type: ignore[valid-type]
-    caracteristiques: Annotated[
-        Characteristics, BeforeValidator(lambda v: normalized_keys(v, "caracteristiques"))]
-    competences: Annotated[
-        dict[SkillName, SkillRank],  # type: ignore[valid-type]
-        BeforeValidator(_skill_keys)] = {}
-    reputation: Reputation = 0  # type: ignore[valid-type]
-    blessures: Wounds = 0  # type: ignore[valid-type]
-    etat: State = "conscient"  # type: ignore[valid-type]
+    rang: Rank
+    clan: Clan
+    caracteristiques: Annotated[Characteristics, NormalizedKeys("caracteristiques")]
+    competences: Annotated[dict[SkillName, SkillRank], BeforeValidator(_skill_keys)] = {}
+    reputation: Reputation = 0  # R004.05 0..30 (base by rank: A004.10, 0 by default)
+    blessures: Wounds = 0
+    etat: State = "conscient"
 
 
 # ------------------------------------------------------------------ the cat
@@ -252,14 +249,6 @@ def creation_problems(cat: Cat, config: FelinsConfig = DEFAULT) -> list[str]:
             f"((Intelligence {values['intelligence']} + Volonté {values['volonte']}) × 3)"
         )
     return problems
-
-
-def sheet_problems(doc: SheetDocument, creation: bool, config: FelinsConfig = DEFAULT) -> list[str]:
-    try:
-        cat = load_cat(doc)
-    except SheetError as exc:
-        return exc.problems or [exc.message]
-    return creation_problems(cat, config) if creation else []
 
 
 TEMPLATE = """\

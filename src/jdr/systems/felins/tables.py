@@ -120,6 +120,13 @@ LANGUAGE_BONUS_SKILL = "langage_humain"
 LANGUAGE_BONUS_SOURCE = "psychologie_humaine"
 LANGUAGE_BONUS_MIN_RANK = 3
 
+#: R004.38 / R004.10 what the rules oppose to a skill by default (`--contre FICHE` alone):
+#: Repérer/Trouver against Discrétion and back; any other skill is opposed by itself.
+OPPOSED_BY: dict[str, str] = {
+    "discretion": "reperer_trouver",
+    "reperer_trouver": "discretion",
+}
+
 #: R004.30 the skill used in combat.
 COMBAT_SKILL = "combat_griffu"
 #: R004.33 the healing skill.
@@ -136,21 +143,22 @@ SKILL_POINTS_FACTOR = 3
 
 # ------------------------------------------------------------------ D-004.31 ladder
 
-#: D-004.31 / A004.01 [External, non-authoritative] the Cats! ladder, two points per row.
+#: D-004.31 / A004.01 [External, non-authoritative] the Cats! ladder, two points per row:
+#: (name typed after --seuil, label as printed, threshold).
 LADDER: tuple[tuple[str, str, int], ...] = (
-    ("quasi_automatique", "Réussite quasi automatique", 1),
-    ("tres_facile", "Très facile", 3),
+    ("quasi-automatique", "Réussite quasi automatique", 1),
+    ("tres-facile", "Très facile", 3),
     ("facile", "Facile", 5),
-    ("assez_facile", "Assez facile", 7),
+    ("assez-facile", "Assez facile", 7),
     ("moyen", "Moyen", 9),
-    ("assez_difficile", "Assez difficile", 11),
+    ("assez-difficile", "Assez difficile", 11),
     ("difficile", "Difficile", 13),
-    ("tres_difficile", "Très difficile", 15),
-    ("quasi_impossible", "Quasiment impossible", 17),
+    ("tres-difficile", "Très difficile", 15),
+    ("quasi-impossible", "Quasiment impossible", 17),
     ("impossible", "Impossible (action héroïque)", 19),
 )
+#: Other spellings of ladder names (normalized form -> normalized ladder name, D-ALL.01).
 LADDER_ALIASES: dict[str, str] = {
-    "quasi_automatique": "quasi_automatique",
     "reussite_quasi_automatique": "quasi_automatique",
     "quasiment_impossible": "quasi_impossible",
     "moyenne": "moyen",
@@ -180,7 +188,7 @@ CHARACTERISTIC_FACTOR = 2
 #: R004.27 +1 to the die per full 5 points of reputation.
 REPUTATION_STEP = 5
 
-#: R004.32 states of a cat.
+#: R004.32 states of a cat (sheet value -> French text).
 STATES: dict[str, str] = {
     "conscient": "conscient",
     "inconscient": "inconscient",
@@ -197,3 +205,13 @@ DEN_DAYS_PER_WOUND = 3
 HEAL_SUCCESS = 1
 HEAL_CRITICAL = 2
 HEAL_FUMBLE = 1
+
+#: The shared state names of results (`StateChange`): a conscious cat stands; a cat that fails
+#: its will check flees the fight (R004.28) without any change on its sheet.
+RESULT_STATES: dict[str, str] = {
+    "conscient": "debout",
+    "inconscient": "inconscient",
+    "coma": "coma",
+    "mort": "mort",
+}
+FLED = "en_fuite"

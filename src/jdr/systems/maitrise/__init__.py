@@ -3,127 +3,112 @@
 One d20; a skill (0..100) succeeds when the natural die reaches its rank's face (10/10/10/8/6/4/2),
 20 and the chosen extra faces always succeed, 1 always fails; the margin floor((d20 + level) / 2)
 decides contests; characteristic rolls need a margin of 10. Modules read like the rulebook:
-`tables` (every table), `sheet` (the sheet), `checks` (resolution), `combat`, `progression`,
-`config` (every [Proposed] choice, one dataclass).
+`tables` (every table), `sheet` (the sheet, its view), `checks` (resolution, the contest rule),
+`combat` (attack, damage, initiative), `progression` (XP), `config` (every [Proposed] choice, one
+dataclass), `demo` (a short scene).
 
-Options read (`--opt cle=valeur`):
-- attack: `critique_defense=rapidite|appuis|resister|mj` (the defender's critical option,
-  R001.19), `arme_defense=NOM` (the weapon that parries; the defender's first one by default),
-  `bonus_attaque=N`, `bonus_defense=N` (situational modifiers before halving). The attacker's
-  critical option is `--critique rapidite|degats|precision|mj` (R001.18); `--visee ZONE` names
-  the spot with "precision"; `--defense parade|esquive|aucune` (parade when the defender has a
-  weapon, else esquive). `--complete` has no meaning in this system and is ignored.
-- xp: `maitre=oui` (or `professeur=oui`: the teacher needed to cross a tier has been found),
-  `mj=oui` (the MJ allows the solitary path to Grand maître), `cout_or=N` (gold the MJ asks for
-  it), `face=N` (the extra critical face chosen at 20+ / 100+, 2..19).
-- check / odds: none. `--seuil N` is a minimum margin (the system has no named ladder).
+Options are declared in `ACTIONS` (parsed once by the core). The attacker's critical option is
+`--critique rapidite|degats|precision|mj` (R001.18); `--visee ZONE` names the spot with
+"precision"; `--defense parade|esquive|aucune` (parade when the defender has a weapon, else
+esquive). `--seuil N` is a minimum margin: the system has no named ladder.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from jdr.core.check import Check
+from jdr.core.check import Check, Odds
+from jdr.core.contest import Contest
+from jdr.core.options import ActionSpec, OptionSpec
+from jdr.core.results import Health, Line, Result, SheetView
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import (
     AttackRequest,
     CheckRequest,
     GameSystem,
-    Result,
-    SheetChange,
+    GroupRequest,
+    Loaded,
+    Outcome,
+    SystemHelp,
     XpRequest,
 )
 from jdr.dice.source import DiceSource
-from jdr.systems.maitrise import combat, progression
-from jdr.systems.maitrise.checks import (
-    Contest,
-    ContestOdds,
-    ContestResult,
-    MaitriseCheckResult,
-    OddsResult,
-    check_request_dice,
-    parse_threshold,
-    resolve_stat,
-    stat_check,
-)
+from jdr.errors import RuleError
+from jdr.systems.maitrise import combat, demo, progression
+from jdr.systems.maitrise.checks import request_checks
 from jdr.systems.maitrise.config import DEFAULT, MaitriseConfig
-from jdr.systems.maitrise.sheet import TEMPLATE, Character, load_character
-from jdr.systems.maitrise.tables import CHARACTERISTICS, modifier
+from jdr.systems.maitrise.sheet import TEMPLATE, Character, load_character, sheet_view
+from jdr.systems.maitrise.tables import (
+    ATTACK_CRITICALS,
+    CHARACTERISTICS,
+    DEFENCE_CRITICALS,
+    DEFENCES,
+    DODGE,
+    RANKS,
+)
 
-__all__ = ["SYSTEM", "MaitriseSystem"]
+__all__ = ["ACTIONS", "SYSTEM", "MaitriseSystem"]
 
+OPPOSITION = ("avec --contre FICHE seul, l'adversaire oppose ce que les règles opposent : "
+              "contre une compétence d'arme, sa défense (parade avec sa première arme, esquive "
+              "s'il n'en a pas) ; sinon la même compétence ou caractéristique")
 
-@dataclass(frozen=True)
-class SheetView:
-    """`jdr sheet show`: characteristics with modifiers, skills with their rank."""
+ATTACK_OPTIONS = (
+    OptionSpec("critique_defense", "choice",
+               "option du défenseur sur une défense critique : rapidite (+10 de marge, "
+               "contre-attaque), appuis (+1d10+5 de marge), resister (−1d10 aux dégâts), mj",
+               None, "R001.19", choices=tuple(DEFENCE_CRITICALS)),
+    OptionSpec("arme_defense", "text", "arme (ou compétence) qui pare ; la première arme du "
+               "défenseur par défaut", None, "A001.05"),
+    OptionSpec("bonus_attaque", "int", "modificateur de situation de l'attaque, ajouté avant "
+               "la division par 2", 0, "A001.06", -1000, 1000),
+    OptionSpec("bonus_defense", "int", "modificateur de situation de la défense, ajouté avant "
+               "la division par 2", 0, "A001.06", -1000, 1000),
+    OptionSpec("mort", "bool", "le MJ décide qu'un personnage tombé à 0 pv meurt (sinon il est "
+               "hors de combat)", False, "D-001.30"),
+)
 
-    char: Character
+XP_OPTIONS = (
+    OptionSpec("maitre", "bool", "le professeur exigé pour changer de rang a été trouvé",
+               False, "R001.28"),
+    OptionSpec("professeur", "bool", "comme maitre", False, "R001.28"),
+    OptionSpec("mj", "bool", "le MJ autorise le parcours solitaire vers Grand maître", False,
+               "A001.18"),
+    OptionSpec("cout_or", "int", "pièces d'or demandées par le MJ pour Grand maître", 0,
+               "A001.18", 0, 1_000_000),
+    OptionSpec("face", "int", "face de réussite critique choisie à 20+ / 100+ (de 2 à 19)",
+               None, "R001.13", 1, 20),
+)
 
-    def _caracs(self) -> list[dict[str, Any]]:
-        c = self.char
-        return [{"key": k, "name": name, "base": c.base[k], "bonus": c.bonus(k),
-                 "value": c.characteristic(k), "modifier": modifier(c.characteristic(k)),
-                 "critical_faces": sorted(c.critical_faces(k))}
-                for k, name in CHARACTERISTICS.items()]
-
-    def _skills(self) -> list[dict[str, Any]]:
-        c = self.char
-        keys = sorted(set(c.skills) | set(c.weapon_skills))
-        out = []
-        for k in keys:
-            rank = c.rank(k)
-            level = c.skill(k)
-            out.append({"key": k, "level": level, "rank": rank.name, "rank_key": rank.key,
-                        "success_face": rank.success_face, "weapon": c.is_weapon_skill(k),
-                        "plus": level >= 100 and bool(c.extra_faces.get(k)),
-                        "critical_faces": sorted(c.critical_faces(k))})
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        c = self.char
-        hp = c.max_hit_points()
-        return {
-            "system": "maitrise", "name": c.name,
-            "characteristics": self._caracs(), "skills": self._skills(),
-            "weapons": [{"name": n, "skill": s} for n, s in c.weapons],
-            "armour": c.armour,
-            "hit_points": None if hp is None else {"max": hp[0], "current": hp[1]},
-            "xp": c.xp, "gold": c.gold,
-        }
-
-    def render(self) -> str:
-        c = self.char
-        lines = [f"{c.name} (maitrise)", "Caractéristiques :"]
-        for e in self._caracs():
-            bonus = f" (dont +{e['bonus']} de maîtrise)" if e["bonus"] else ""
-            plus = "+" if len(e["critical_faces"]) > 1 else ""
-            faces = (f", critiques sur {', '.join(map(str, e['critical_faces']))}"
-                     if len(e["critical_faces"]) > 1 else "")
-            lines.append(f"  {e['name']:<13} {e['value']:>3}{plus}  mod {e['modifier']:+d}"
-                         f"{bonus}{faces}")
-        lines.append("Compétences :")
-        for e in self._skills():
-            plus = "+" if e["plus"] else ""
-            weapon = " (arme)" if e["weapon"] else ""
-            faces = (f", critiques sur {', '.join(map(str, e['critical_faces']))}"
-                     if len(e["critical_faces"]) > 1 else "")
-            malus = ", −7 à l'attaque et −2 aux dégâts" if c.incompetent(e["key"]) else ""
-            lines.append(f"  {e['key']:<13} {e['level']:>3}{plus}  {e['rank']}{weapon} — "
-                         f"réussite au dé dès {e['success_face']}{faces}{malus}")
-        if c.weapons:
-            lines.append("Armes : " + ", ".join(f"{n} ({s})" for n, s in c.weapons))
-        hp = c.max_hit_points()
-        lines.append(f"Armure {c.armour} ; pv "
-                     + ("inconnus" if hp is None else f"{hp[1]}/{hp[0]}")
-                     + f" ; XP {c.xp} ; or {c.gold}")
-        return "\n".join(lines)
+ACTIONS: dict[str, ActionSpec] = {
+    "check": ActionSpec(
+        "check", "jet de compétence ou de caractéristique (esquive : jet d'Adresse) ; --seuil N "
+        "est une marge minimale ; " + OPPOSITION,
+        dice="un d20 pour le personnage, puis (avec --contre) un d20 pour l'adversaire"),
+    "odds": ActionSpec(
+        "odds", "chances exactes d'un jet, ou d'un jet opposé à la marge ; " + OPPOSITION,
+        rolls=False),
+    "attack": ActionSpec(
+        "attack", "attaque contre parade, esquive ou aucune défense ; --critique "
+        + "|".join(ATTACK_CRITICALS) + " sur une attaque critique, --visee ZONE avec precision",
+        ATTACK_OPTIONS,
+        dice="d20 d'attaque ; d20 de défense (parade ou esquive, aucun sans défense) ; 1d10 "
+             "« Solidifier ses appuis » (parade critique contre une attaque réussie) ; si le "
+             "coup porte : 1d6 de dégâts, 1d10 « Dégâts » (attaque critique), 1d10 « Résister "
+             "au coup » (défense critique battue)"),
+    "xp": ActionSpec("xp", "monter une compétence ou une caractéristique", XP_OPTIONS,
+                     rolls=False),
+    "initiative": ActionSpec(
+        "initiative", "ordre de jeu : Adresse la plus haute d'abord",
+        dice="un d20 par personnage à égalité d'Adresse, dans l'ordre des fiches, relancé "
+             "entre ceux qui restent à égalité"),
+}
 
 
-class MaitriseSystem(GameSystem):
+class MaitriseSystem(GameSystem[Character]):
     id = "maitrise"
     title = "Système d20 à rangs de maîtrise"
     seed = "001_13101d48f57b5cde.txt"
+    actions = ACTIONS
+    ladder = None  # `--seuil N` is a minimum margin (R001.12 uses 10)
 
     def __init__(self, config: MaitriseConfig = DEFAULT) -> None:
         self.config = config
@@ -135,46 +120,62 @@ class MaitriseSystem(GameSystem):
     def load(self, doc: SheetDocument) -> Character:
         return load_character(doc, self.config)
 
-    def show(self, doc: SheetDocument) -> Result:
-        return SheetView(self.load(doc))
+    def show(self, sheet: Loaded[Character]) -> SheetView:
+        return sheet_view(sheet.model)
+
+    def help(self) -> SystemHelp:
+        ranks = ", ".join(f"{r.low if r.low == r.high else f'{r.low}-{r.high}'} {r.name} "
+                          f"(dé {r.success_face})" for r in RANKS)
+        return SystemHelp(
+            characteristics=CHARACTERISTICS,
+            skills={DODGE: "Esquive : jet d'Adresse, 10 de marge (pas une compétence)"},
+            defences=tuple(DEFENCES),
+            notes=("Compétences libres, notées sur la fiche de 0 à 100 ; rangs : " + ranks,
+                   *(f"--defense {k} : {v}" for k, v in DEFENCES.items()),
+                   *(f"--critique {k} : {v}" for k, v in ATTACK_CRITICALS.items()),
+                   *(f"--opt critique_defense={k} : {v}" for k, v in DEFENCE_CRITICALS.items())),
+        )
 
     # rules
-    def _checks(self, request: CheckRequest) -> Contest | Check:
-        check_request_dice(request)
-        char = self.load(request.sheet)
-        threshold = parse_threshold(request.threshold)
-        stat = resolve_stat(char, request.skill, request.carac)
-        check = stat_check(char, stat, self.config, request.bonus, threshold)
-        if request.opponent is None:
-            return check
-        other = self.load(request.opponent)
-        other_stat = resolve_stat(other, request.opponent_skill or request.skill)
-        return Contest(check, stat_check(other, other_stat, self.config))
+    def _built(self, request: CheckRequest[Character]) -> Check | Contest:
+        return request_checks(request, self.config)
 
-    def check(self, request: CheckRequest, source: DiceSource
-              ) -> MaitriseCheckResult | ContestResult:
-        built = self._checks(request)
-        if isinstance(built, Contest):
-            return built.roll(source)
-        return MaitriseCheckResult(built.roll(source))
+    def check(self, request: CheckRequest[Character], source: DiceSource) -> Outcome:
+        """D-ALL.02: a character hors de combat rolls no active check."""
+        actor = request.actor.model
+        if actor.out_of_combat():
+            raise RuleError(f"{actor.name} est hors de combat (0 pv) : il ne peut pas agir")
+        return Outcome(self._built(request).roll(source))
 
-    def odds(self, request: CheckRequest) -> OddsResult | ContestOdds:
-        built = self._checks(request)
-        if isinstance(built, Contest):
-            return built.odds()
-        return OddsResult(built.odds(), built.label)
+    def odds(self, request: CheckRequest[Character]) -> Odds:
+        return self._built(request).odds()
 
-    def attack(self, request: AttackRequest, source: DiceSource
-               ) -> tuple[Result, list[SheetChange]]:
-        attacker = self.load(request.attacker)
-        defender = self.load(request.defender)
-        return combat.attack(attacker, defender, request, source, self.config)
+    def attack(self, request: AttackRequest[Character], source: DiceSource) -> Outcome:
+        return combat.attack(request, source, self.config)
 
-    def xp(self, request: XpRequest) -> tuple[Result, list[SheetChange]]:
-        return progression.spend(self.load(request.sheet), request, self.config)
+    def xp(self, request: XpRequest[Character]) -> Outcome:
+        return progression.spend(request, self.config)
 
-    def initiative(self, docs: list[SheetDocument], source: DiceSource) -> Result:
-        return combat.initiative([self.load(d) for d in docs], source)
+    def initiative(self, request: GroupRequest[Character], source: DiceSource) -> Outcome:
+        return Outcome(combat.initiative(request.sheets, source))
+
+    def demo(self, source: DiceSource) -> Result:
+        return demo.scene(self, source)
+
+    # states (D-001.30, D-ALL.02)
+    def state(self, sheet: Loaded[Character]) -> str:
+        """D-001.30: `hors_de_combat` at 0 pv (death is the MJ's call), `debout` otherwise."""
+        return "hors_de_combat" if sheet.model.out_of_combat() else "debout"
+
+    def incapacity(self, sheet: Loaded[Character]) -> Line | None:
+        if not sheet.model.out_of_combat():
+            return None
+        return Line(f"{sheet.name} est hors de combat (0 pv)", "D-001.30, D-ALL.02")
+
+    def health(self, sheet: Loaded[Character]) -> Health | None:
+        """A001.12: the sheet's `pv` (or Constitution, if so configured)."""
+        hp = sheet.model.max_hit_points()
+        return None if hp is None else Health("pv", hp[1], hp[1], hp[0])
 
 
 SYSTEM = MaitriseSystem()

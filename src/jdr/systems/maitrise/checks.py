@@ -7,19 +7,21 @@
 - Incompétent (R001.23, A001.05, A001.06): −7 before halving, and on the die test (d20 − 7 ≥ 10).
 - Characteristic roll (R001.12, A001.04): success iff floor((d20 + characteristic) / 2) ≥ 10.
 - `--seuil N` asks for a minimum margin on top of the die test (the MJ's call).
-- Contest (R001.11, A001.03, A001.07, A001.08): the larger margin of a successful roll wins;
-  equal margins go to the defender (status quo); a failed roll never wins.
+- Contest (R001.11, A001.27, A001.03, A001.07, A001.08 / R001.20, R001.17): `CONTEST`, one core
+  `ContestRule`: a failed roll never wins and two failures give nobody; a successful dodge wins
+  whatever the other margin; otherwise the larger margin wins, equal margins go to the defender
+  (status quo).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
 
-from jdr.core.check import Check, CheckResult, Modifier, Odds, SingleDie, Verdict
+from jdr.core.check import Check, Modifier, Natural, SingleDie, Verdict
+from jdr.core.contest import Contest, ContestRule, Criterion
+from jdr.core.results import Line
 from jdr.core.system import CheckRequest
-from jdr.dice.source import DiceSource
+from jdr.core.threshold import parse_threshold
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 from jdr.systems.maitrise.config import MaitriseConfig
@@ -29,6 +31,7 @@ from jdr.systems.maitrise.tables import (
     CHARACTERISTICS,
     CRITICAL_FAILURE_FACE,
     DIE,
+    DODGE,
     RANKS,
 )
 
@@ -52,53 +55,62 @@ class MasteryJudge:
     success_face: int | None
     critical_faces: frozenset[int]
     die_malus: int = 0
+    threshold_rule: str = "R001.12"
 
-    def __call__(self, natural: Any, total: int, threshold: int | None) -> Verdict:
+    def __call__(self, natural: Natural, total: int, threshold: int | None) -> Verdict:
         assert isinstance(natural, int)
         margin = margin_of(total)
+        # Without a threshold the renderers do not print the margin: say it.
+        shown = ((Line(f"marge {margin} (partie entière de {total} / 2)", "R001.10"),)
+                 if threshold is None else ())
         if natural in self.critical_faces:
-            return Verdict(True, "success", margin,
-                           (f"réussite critique ({natural}) : l'action réussit (R001.14)",))
+            return Verdict(True, "success", margin, (
+                Line(f"réussite critique ({natural}) : l'action réussit", "R001.14"), *shown))
         if natural == CRITICAL_FAILURE_FACE:
             return Verdict(False, "failure", margin,
-                           ("échec critique (1) : l'action échoue (A001.08)",))
-        notes: list[str] = []
+                           (Line("échec critique (1) : l'action échoue", "A001.08"), *shown))
+        notes: list[Line] = []
         success = True
         if self.success_face is not None:
             die = natural + self.die_malus
             if die < self.success_face:
                 success = False
-                shown = f"{natural}{self.die_malus:+d} = {die}" if self.die_malus else str(natural)
-                notes.append(f"dé {shown} < {self.success_face} : échec au dé")
+                face = f"{natural}{self.die_malus:+d} = {die}" if self.die_malus else str(natural)
+                notes.append(Line(f"dé {face} < {self.success_face} : échec au dé", "R001.09"))
         if threshold is not None and margin < threshold:
             success = False
-            notes.append(f"marge {margin} < {threshold} requise")
-        return Verdict(success, None, margin, tuple(notes))
+            notes.append(Line(f"marge {margin} < {threshold} requise", self.threshold_rule))
+        return Verdict(success, None, margin, (*notes, *shown))
 
 
-# ------------------------------------------------------------------ building checks
+# ------------------------------------------------------------------ what is rolled
 
 
 @dataclass(frozen=True)
 class Stat:
-    """What a roll is made on: a skill or a characteristic of a character."""
+    """What a roll is made on: a skill or a characteristic; `dodge` for Adresse as esquive."""
 
     kind: str  # "skill" | "carac"
     key: str
+    dodge: bool = False
+
+
+def _carac_stat(char: Character, carac: str, name: str | None) -> Stat:
+    key = char.find_characteristic(carac)
+    if key is None:
+        raise RuleError(unknown_name_message("caractéristique", carac, CHARACTERISTICS))
+    if name and normalize(name) not in (key, "") and char.find_skill(name) is not None:
+        raise RuleError(
+            f"en maitrise, un jet se fait sur une compétence OU sur une caractéristique, "
+            f"pas les deux (« {name} » et « {carac} »)"
+        )
+    return Stat("carac", key)
 
 
 def resolve_stat(char: Character, name: str | None, carac: str | None = None) -> Stat:
-    """The skill or characteristic a request names (`esquive` = Adresse roll, R001.17)."""
+    """The skill or characteristic a request names (`esquive` = an Adresse roll, R001.17)."""
     if carac:
-        key = char.find_characteristic(carac)
-        if key is None:
-            raise RuleError(unknown_name_message("caractéristique", carac, CHARACTERISTICS))
-        if name and normalize(name) not in (key, "") and char.find_skill(name) is not None:
-            raise RuleError(
-                f"en maitrise, un jet se fait sur une compétence OU sur une caractéristique, "
-                f"pas les deux (« {name} » et « {carac} », A001.06)"
-            )
-        return Stat("carac", key)
+        return _carac_stat(char, carac, name)
     if not name:
         raise RuleError("indiquez une compétence ou une caractéristique")
     skill = char.find_skill(name)
@@ -107,10 +119,35 @@ def resolve_stat(char: Character, name: str | None, carac: str | None = None) ->
     key = char.find_characteristic(name)
     if key is not None:
         return Stat("carac", key)
-    if normalize(name) == "esquive":
-        return Stat("carac", "adresse")
-    known = set(char.skills) | set(char.weapon_skills) | set(CHARACTERISTICS)
+    if normalize(name) == DODGE:
+        return Stat("carac", "adresse", dodge=True)
+    known = set(char.skills) | set(char.weapon_skills) | set(CHARACTERISTICS) | {DODGE}
     raise RuleError(f"{char.name} : " + unknown_name_message("compétence", name, known))
+
+
+def defence_stat(char: Character, weapon: str | None = None) -> Stat:
+    """R001.15: parry with a weapon's skill (A001.05), or dodge without a weapon (R001.17)."""
+    if weapon is None and not char.weapons:
+        return Stat("carac", "adresse", dodge=True)
+    return Stat("skill", char.weapon(weapon)[1])
+
+
+def opposed_stat(actor: Character, stat: Stat, opponent: Character, name: str | None) -> Stat:
+    """What the opponent rolls: the skill named, else what the rules oppose by default — the
+    defence against a weapon skill (parry, or dodge without a weapon), the same roll otherwise."""
+    if name:
+        return resolve_stat(opponent, name)
+    if stat.kind == "skill" and actor.is_weapon_skill(stat.key):
+        return defence_stat(opponent)
+    if stat.kind == "carac":
+        return stat
+    if opponent.find_skill(stat.key) is None:
+        raise RuleError(f"{opponent.name} n'a pas la compétence « {stat.key} » : précisez ce "
+                        "qu'il oppose avec --contre FICHE:COMPETENCE")
+    return stat
+
+
+# ------------------------------------------------------------------ building checks
 
 
 def mastery_modifier(char: Character, key: str, config: MaitriseConfig) -> int:
@@ -121,252 +158,117 @@ def mastery_modifier(char: Character, key: str, config: MaitriseConfig) -> int:
     return config.mastery_bonus[index]
 
 
-def skill_check(char: Character, key: str, config: MaitriseConfig, bonus: int = 0,
-                threshold: int | None = None, label: str = "") -> Check:
-    """R001.09 / R001.10 / R001.16: a skill roll (attack, parry, any action)."""
-    level = char.skill(key)
-    rank = char.rank(key)
-    mods = [Modifier(level, f"{key} {level}, {rank.name}")]
+def _skill_modifiers(char: Character, key: str, config: MaitriseConfig, bonus: int
+                     ) -> tuple[tuple[Modifier, ...], int]:
+    """R001.10 / R001.16 / R001.23 / A001.06: level, mastery bonus, situation; the die malus."""
+    level, rank = char.skill(key), char.rank(key)
+    mods = [Modifier(level, f"{key} {level}, {rank.name}", "R001.10")]
     mastery = mastery_modifier(char, key, config)
     die_malus = 0
     if mastery:
-        reason = "Incompétent (R001.23)" if rank.key == "incompetent" else "bonus de maîtrise"
-        mods.append(Modifier(mastery, reason))
-        if rank.key == "incompetent" and config.incompetent_malus_on_die:
+        incompetent = rank.key == "incompetent"
+        mods.append(Modifier(mastery, "Incompétent" if incompetent else "bonus de maîtrise",
+                             "R001.23" if incompetent else "A001.05"))
+        if incompetent and config.incompetent_malus_on_die:
             die_malus = mastery
     if bonus:
-        mods.append(Modifier(bonus, "bonus de situation"))
-    judge = MasteryJudge(rank.success_face, char.critical_faces(key), die_malus)
+        mods.append(Modifier(bonus, "bonus de situation", "A001.06"))
+    return tuple(mods), die_malus
+
+
+def skill_check(char: Character, key: str, config: MaitriseConfig, bonus: int = 0,
+                threshold: int | None = None, label: str = "") -> Check:
+    """R001.09 / R001.10 / R001.16: a skill roll (attack, parry, any action)."""
+    rank = char.rank(key)
+    mods, die_malus = _skill_modifiers(char, key, config, bonus)
+    judge = MasteryJudge(rank.success_face, char.critical_faces(key), die_malus, "R001.11")
     title = label or f"{char.name} — {key}"
     return Check(
         label=f"{title} ({rank.name}, réussite au dé dès {rank.success_face})",
-        natural=SingleDie(DIE), modifiers=tuple(mods), judge=judge, threshold=threshold,
-        rule="R001.09, R001.10",
+        natural=SingleDie(DIE), modifiers=mods, judge=judge, threshold=threshold,
+        rule="R001.09, R001.10", who=char.name,
     )
 
 
 def characteristic_check(char: Character, key: str, bonus: int = 0,
-                         threshold: int | None = None, label: str = "") -> Check:
-    """R001.12 / A001.04: a characteristic roll, success iff margin ≥ 10 (or a critical)."""
+                         threshold: int | None = None, label: str = "",
+                         dodge: bool = False) -> Check:
+    """R001.12 / A001.04: a characteristic roll, success iff margin ≥ 10 (or a critical);
+    A001.26: the same roll dodges traps and other non-attacks.
+    R001.17: a dodge is the Adresse roll, marked so that contests let it win on success."""
     value = char.characteristic(key)
-    mods = [Modifier(value, f"{CHARACTERISTICS[key]} {value}")]
+    mods = [Modifier(value, f"{CHARACTERISTICS[key]} {value}", "R001.12")]
     if bonus:
-        mods.append(Modifier(bonus, "bonus de situation"))
+        mods.append(Modifier(bonus, "bonus de situation", "A001.06"))
     judge = MasteryJudge(None, char.critical_faces(key))
+    kind = "esquive, jet d'Adresse" if dodge else "jet de caractéristique"
     title = label or f"{char.name} — {CHARACTERISTICS[key]}"
     return Check(
-        label=f"{title} (jet de caractéristique)", natural=SingleDie(DIE),
-        modifiers=tuple(mods), judge=judge,
-        threshold=CHARACTERISTIC_MARGIN if threshold is None else threshold, rule="R001.12",
+        label=f"{title} ({kind})", natural=SingleDie(DIE), modifiers=tuple(mods), judge=judge,
+        threshold=CHARACTERISTIC_MARGIN if threshold is None else threshold,
+        rule="R001.17" if dodge else "R001.12", who=char.name,
+        stats=((DODGE, 1),) if dodge else (),
     )
 
 
 def stat_check(char: Character, stat: Stat, config: MaitriseConfig, bonus: int = 0,
-               threshold: int | None = None) -> Check:
+               threshold: int | None = None, label: str = "") -> Check:
     if stat.kind == "skill":
-        return skill_check(char, stat.key, config, bonus, threshold)
-    return characteristic_check(char, stat.key, bonus, threshold)
+        return skill_check(char, stat.key, config, bonus, threshold, label)
+    return characteristic_check(char, stat.key, bonus, threshold, label, stat.dodge)
 
 
-def parse_threshold(text: str | None) -> int | None:
+# ------------------------------------------------------------------ contests (R001.11)
+
+CONTEST = ContestRule(
+    criteria=(
+        Criterion("success", note="un jet raté ne l'emporte jamais sur un jet réussi",
+                  nobody_if_both_low=True,
+                  nobody_note="les deux jets échouent : aucune action n'aboutit"),
+        Criterion(f"stat:{DODGE}",
+                  note="l'esquive réussie évite le coup, quelle que soit la marge adverse"),
+        Criterion("margin"),
+    ),
+    final="opponent",
+    final_note="marges égales : le défenseur (statu quo) l'emporte",
+    rule="R001.11, A001.03, A001.07, R001.17",
+)
+
+
+def contest(actor: Check, opponent: Check) -> Contest:
+    """R001.11: two rolls on the margin, rolled and counted by the same `CONTEST` rule."""
+    return Contest(actor, opponent, CONTEST)
+
+
+# ------------------------------------------------------------------ requests
+
+
+def margin_threshold(text: str | None) -> int | None:
     """`--seuil N`: a minimum margin. This system has no named difficulty ladder."""
-    if text is None:
-        return None
     try:
-        return int(text.strip())
-    except ValueError:
-        raise RuleError(
-            f"--seuil « {text} » : en maitrise le seuil est une marge minimale (nombre entier) ; "
-            "ce système n'a pas d'échelle de difficulté nommée"
-        ) from None
+        return parse_threshold(text, None)
+    except RuleError as exc:
+        raise RuleError(f"{exc.message} ; en maitrise le seuil est une marge minimale "
+                        "(nombre entier), ce système n'a pas d'échelle de difficulté nommée"
+                        ) from None
 
 
-def check_request_dice(request: CheckRequest) -> None:
+def check_request_dice(request: CheckRequest[Character]) -> None:
     if request.die is not None and normalize(request.die) not in ("d20", "1d20"):
-        raise RuleError(f"--de {request.die} : le système maitrise se joue au d20 (R001.08)")
+        raise RuleError(f"--de {request.die} : le système maitrise se joue au d20")
     if request.choice is not None:
         raise RuleError("--choix : un seul d20 est lancé, il n'y a pas de dé à choisir")
 
 
-# ------------------------------------------------------------------ results
-
-
-def render_roll(result: CheckResult) -> str:
-    dice = ", ".join(str(d.face) for d in result.dice)
-    mods = " ".join(m.render() for m in result.modifiers)
-    line = f"{result.label} : d20 [{dice}] {mods} = {result.total}, marge {result.margin}"
-    if result.threshold is not None:
-        line += f" (requise : {result.threshold})"
-    line += " → " + ("RÉUSSITE" if result.success else "ÉCHEC")
-    if result.critical == "success":
-        line += " (réussite critique)"
-    elif result.critical == "failure":
-        line += " (échec critique)"
-    for note in result.notes:
-        line += f"\n  · {note}"
-    return line
-
-
-@dataclass(frozen=True)
-class MaitriseCheckResult:
-    """One roll, rendered the maitrise way (the margin is always shown)."""
-
-    result: CheckResult
-
-    @property
-    def success(self) -> bool:
-        return bool(self.result.success)
-
-    @property
-    def margin(self) -> int:
-        assert self.result.margin is not None
-        return self.result.margin
-
-    def to_json(self) -> dict[str, Any]:
-        data = self.result.to_json()
-        data["system"] = "maitrise"
-        return data
-
-    def render(self) -> str:
-        return render_roll(self.result)
-
-
-def decide(actor: CheckResult, opponent: CheckResult) -> tuple[bool, bool, tuple[str, ...]]:
-    """R001.11, A001.03, A001.07, A001.08: (actor wins, tie, notes)."""
-    if not actor.success and not opponent.success:
-        return False, False, ("les deux jets échouent : aucune action n'aboutit (A001.03)",)
-    if not actor.success:
-        return False, False, ()
-    if not opponent.success:
-        return True, False, ()
-    a, b = actor.margin or 0, opponent.margin or 0
-    if a == b:
-        return False, True, ("marges égales : le défenseur (statu quo) l'emporte (A001.07)",)
-    return a > b, False, ()
-
-
-@dataclass(frozen=True)
-class ContestResult:
-    """R001.11: two rolls on the margin."""
-
-    actor: CheckResult
-    opponent: CheckResult
-    success: bool
-    tie: bool
-    notes: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "system": "maitrise",
-            "total": self.actor.total,
-            "success": self.success,
-            "critical": self.actor.critical,
-            "margin": self.actor.margin,
-            "opponent_margin": self.opponent.margin,
-            "tie": self.tie,
-            "dice": [d.face for d in self.actor.dice],
-            "actor": self.actor.to_json(),
-            "opponent": self.opponent.to_json(),
-            "rule": "R001.11",
-            "notes": list(self.notes),
-        }
-
-    def render(self) -> str:
-        lines = [render_roll(self.actor), "contre " + render_roll(self.opponent)]
-        lines.append("→ " + ("l'action l'emporte" if self.success else "l'action ne l'emporte pas")
-                     + (" (égalité)" if self.tie else ""))
-        lines.extend(f"  · {n}" for n in self.notes)
-        return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class Contest:
-    """Two checks against each other, decided by margins; rolled and counted the same way."""
-
-    actor: Check
-    opponent: Check
-
-    def resolve(self, a: CheckResult, b: CheckResult) -> ContestResult:
-        success, tie, notes = decide(a, b)
-        return ContestResult(a, b, success, tie, notes)
-
-    def roll(self, source: DiceSource) -> ContestResult:
-        a = self.actor.roll(source)
-        b = self.opponent.roll(source)
-        return self.resolve(a, b)
-
-    def odds(self) -> ContestOdds:
-        win = tie = Fraction(0)
-        mine = list(self.actor.outcomes())
-        theirs = list(self.opponent.outcomes())
-        for a, pa in mine:
-            for b, pb in theirs:
-                success, is_tie, _ = decide(a, b)
-                if success:
-                    win += pa * pb
-                if is_tie:
-                    tie += pa * pb
-        return ContestOdds(OddsResult(self.actor.odds(), self.actor.label), win, tie,
-                           OddsResult(self.opponent.odds(), self.opponent.label))
-
-
-# ------------------------------------------------------------------ odds
-
-
-def _pct(p: Fraction | None) -> str:
-    return "—" if p is None else f"{float(p) * 100:.2f} %"
-
-
-def margin_distribution(odds: Odds) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for total, p in odds.distribution:
-        m = margin_of(total)
-        out[m] = out.get(m, Fraction(0)) + p
-    return out
-
-
-@dataclass(frozen=True)
-class OddsResult:
-    """Exact odds of one check (the same judge as the roll)."""
-
-    odds: Odds
-    label: str
-
-    def to_json(self) -> dict[str, Any]:
-        data = self.odds.to_json()
-        data["system"] = "maitrise"
-        data["margin_distribution"] = {
-            str(m): float(p) for m, p in sorted(margin_distribution(self.odds).items())
-        }
-        return data
-
-    def render(self) -> str:
-        o = self.odds
-        lines = [f"{self.label} : réussite {_pct(o.success)}",
-                 f"  réussite critique {_pct(o.critical_success)}, "
-                 f"échec critique {_pct(o.critical_failure)}"]
-        if o.threshold is not None:
-            lines.append(f"  marge requise : {o.threshold}")
-        return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class ContestOdds:
-    actor: OddsResult
-    success: Fraction
-    tie: Fraction
-    opponent: OddsResult
-
-    def to_json(self) -> dict[str, Any]:
-        data = self.actor.to_json()
-        data["success"] = float(self.success)
-        data["tie"] = float(self.tie)
-        data["opponent"] = self.opponent.to_json()
-        return data
-
-    def render(self) -> str:
-        return (f"{self.actor.label} contre {self.opponent.label} : l'emporte "
-                f"{_pct(self.success)} (égalité de marges {_pct(self.tie)})\n"
-                f"  réussite critique {_pct(self.actor.odds.critical_success)}, "
-                f"échec critique {_pct(self.actor.odds.critical_failure)}")
-
+def request_checks(request: CheckRequest[Character], config: MaitriseConfig
+                   ) -> Check | Contest:
+    """The check (or contest) a `check` / `odds` request asks for."""
+    check_request_dice(request)
+    char = request.actor.model
+    stat = resolve_stat(char, request.skill, request.carac)
+    check = stat_check(char, stat, config, request.bonus, margin_threshold(request.threshold))
+    if request.opponent is None:
+        return check
+    other = request.opponent.model
+    other_stat = opposed_stat(char, stat, other, request.opponent_skill)
+    return contest(check, stat_check(other, other_stat, config))

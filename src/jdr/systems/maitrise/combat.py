@@ -4,26 +4,51 @@ Dice are rolled in this order (what `--des` must give): attack d20; defence d20 
 none without defence); then, only when they matter: 1D10 "Solidifier ses appuis" (a critical
 parry against a successful attack); and if the blow lands: 1D6 damage, 1D10 "Dégâts" (critical
 attack), 1D10 "Résister au coup" (critical defence that still lost).
+
+An attack is played in named steps: `plan_attack` (what is asked, checked before any die),
+`roll_attack` (R001.16, R001.18 Rapidité), `roll_defence` (R001.16 / R001.17 / E001.11, R001.19 Rapidité and
+Solidifier ses appuis), `decide` (the contest rule of `checks.CONTEST`), `roll_damage` (R001.21 to
+R001.23), `wound` (hit points, D-001.30 hors de combat) and `critical_effects` (notes).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
-from jdr.core.check import CheckResult, Modifier
-from jdr.core.system import AttackRequest, SheetChange
+from jdr.core.check import Check, CheckResult, Modifier
+from jdr.core.contest import ContestResult
+from jdr.core.initiative import Entrant, Order, OrderRule, order
+from jdr.core.results import (
+    AttackReport,
+    Damage,
+    Health,
+    Line,
+    Location,
+    StateChange,
+    Step,
+)
+from jdr.core.sheet import SheetDocument
+from jdr.core.system import (
+    AttackRequest,
+    Chooser,
+    Loaded,
+    Outcome,
+    Question,
+    SheetChange,
+    default_choice,
+)
+from jdr.dice.notation import Die, RollResult, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
-from jdr.names import normalize, unknown_name_message
-from jdr.systems.maitrise.checks import characteristic_check, render_roll, skill_check
+from jdr.names import lookup
+from jdr.systems.maitrise.checks import Stat, contest, defence_stat, stat_check
 from jdr.systems.maitrise.config import MaitriseConfig
 from jdr.systems.maitrise.sheet import Character
 from jdr.systems.maitrise.tables import (
     ATTACK_CRITICALS,
     CRITICAL_DIE,
     DAMAGE_DIE,
-    DEFENCE_CRITICAL_ALIASES,
     DEFENCE_CRITICALS,
     DEFENCES,
     DIE,
@@ -33,336 +58,336 @@ from jdr.systems.maitrise.tables import (
     modifier,
 )
 
+STANDING, DOWN, DEAD = "debout", "hors_de_combat", "mort"  # D-001.30
+NO_OPTION = "aucune"  # a critical whose option nobody chose
+
 # ------------------------------------------------------------------ damage
 
 
-@dataclass(frozen=True)
-class Damage:
-    """R001.21 / R001.22 / R001.23: 1D6 + mod(Force) [−2] [+1D10] − armour [−1D10], floor 0."""
-
-    roll: int
-    modifiers: tuple[Modifier, ...]
-    floor: int = 0
-
-    @property
-    def raw(self) -> int:
-        return self.roll + sum(m.value for m in self.modifiers)
-
-    @property
-    def total(self) -> int:
-        return max(self.floor, self.raw)
-
-    def render(self) -> str:
-        mods = " ".join(m.render() for m in self.modifiers)
-        text = f"1d6 [{self.roll}] {mods} = {self.raw}"
-        if self.raw != self.total:
-            text += f" → {self.total} (jamais moins de {self.floor})"
-        return text
-
-
-def damage(roll: int, force: int, armour: int, *, incompetent: bool = False,
+def damage(roll_d6: int, force: int, armour: int, *, incompetent: bool = False,
            extra: int | None = None, resisted: int | None = None, floor: int = 0) -> Damage:
     """R001.21 (1D6 + Force modifier, A001 proposed), R001.23 (−2 Incompétent), R001.18 Dégâts
-    (+1D10), R001.22 armour, R001.19 Résister au coup (−1D10), A001.12 / T001.12 floor 0."""
-    mods = [Modifier(modifier(force), f"Force {force}")]
+    (+1D10), R001.22 armour, R001.19 Résister au coup (−1D10), A001.12 / T001.12 floor 0.
+
+    `total` is the blow before the defender's mitigation; `protection` is armour plus the
+    Résister au coup die; `suffered` never goes below `floor`."""
+    mods = [Modifier(modifier(force), f"Force {force}", "R001.21")]
     if incompetent:
-        mods.append(Modifier(INCOMPETENT_DAMAGE, "Incompétent"))
+        mods.append(Modifier(INCOMPETENT_DAMAGE, "Incompétent", "R001.23"))
+    dice = [Die(DAMAGE_DIE, roll_d6)]
+    formula = "1d6" + "".join(f"{m.value:+d}" for m in mods if m.value)
     if extra is not None:
-        mods.append(Modifier(extra, "critique Dégâts 1d10"))
+        mods.append(Modifier(extra, "critique Dégâts 1d10", "R001.18"))
+        dice.append(Die(CRITICAL_DIE, extra))
+        formula += "+1d10"
+    detail = [Line(f"{m.reason} : {m.value:+d}", m.rule) for m in mods]
+    total = roll_d6 + sum(m.value for m in mods)
+    protection = armour
     if armour:
-        mods.append(Modifier(-armour, "armure"))
+        detail.append(Line(f"armure : −{armour}", "R001.22"))
     if resisted is not None:
-        mods.append(Modifier(-resisted, "critique Résister au coup 1d10"))
-    return Damage(roll, tuple(mods), floor)
+        protection += resisted
+        detail.append(Line(f"critique Résister au coup : 1d10 [{resisted}], −{resisted}",
+                           "R001.19"))
+    if total - protection < floor:
+        detail.append(Line(f"{total - protection} : jamais moins de {floor} dégâts", "A001.12"))
+    return Damage(formula, tuple(dice), total, protection, max(floor, total - protection),
+                  tuple(detail))
 
 
-# ------------------------------------------------------------------ options
+# ------------------------------------------------------------------ the plan
 
 
-def attack_critical(name: str | None) -> str | None:
-    """R001.18: rapidite | degats | precision | mj."""
-    if name is None:
-        return None
-    key = normalize(name)
-    if key not in ATTACK_CRITICALS:
-        raise RuleError(unknown_name_message("option de critique d'attaque", name,
-                                             ATTACK_CRITICALS))
-    return key
+@dataclass(frozen=True)
+class AttackPlan:
+    """What an attack request asks for, checked before any die is rolled."""
+
+    attacker: Character
+    defender: Character
+    weapon: str
+    skill: str
+    critical: str | None  # R001.18, `--critique`
+    defence: str  # parade | esquive | aucune (R001.15)
+    defence_critical: str | None  # R001.19, `--opt critique_defense`
+    parry_weapon: str | None
+    bonus_attack: int
+    bonus_defence: int
+    kill: bool  # D-001.30: the MJ decides that 0 pv means death
 
 
-def defence_critical(name: str | None) -> str | None:
-    """R001.19: rapidite | appuis | resister | mj."""
-    if name is None:
-        return None
-    key = normalize(name)
-    key = DEFENCE_CRITICAL_ALIASES.get(key, key)
-    if key not in DEFENCE_CRITICALS:
-        raise RuleError(unknown_name_message("option de critique de défense", name,
-                                             DEFENCE_CRITICALS))
-    return key
+def _defence_kind(request: AttackRequest[Character], defender: Character) -> str:
+    if request.defence is None:
+        return "parade" if defender.weapons else "esquive"
+    return lookup(request.defence, DEFENCES, "défense")[0]
 
 
-def _int_option(options: dict[str, str], key: str) -> int:
-    raw = options.get(key)
-    if raw is None:
-        return 0
-    try:
-        return int(raw)
-    except ValueError:
-        raise RuleError(f"--opt {key}={raw} : un nombre entier est attendu") from None
+def plan_attack(request: AttackRequest[Character]) -> AttackPlan:
+    """D-ALL.02: a character hors de combat cannot attack, nor defend (no defence roll)."""
+    attacker, defender = request.attacker.model, request.defender.model
+    if attacker.out_of_combat():
+        raise RuleError(f"{attacker.name} est hors de combat (0 pv) : il ne peut pas attaquer")
+    weapon, skill = attacker.weapon(request.weapon)
+    critical = None
+    if request.critical is not None:
+        critical = lookup(request.critical, ATTACK_CRITICALS, "option de critique d'attaque")[0]
+    defence = _defence_kind(request, defender)
+    if defender.out_of_combat():
+        defence = "aucune"
+    options = request.options
+    return AttackPlan(
+        attacker=attacker, defender=defender, weapon=weapon, skill=skill, critical=critical,
+        defence=defence, defence_critical=options.text("critique_defense"),
+        parry_weapon=options.text("arme_defense"), bonus_attack=options.int("bonus_attaque", 0) or 0,
+        bonus_defence=options.int("bonus_defense", 0) or 0, kill=options.flag("mort"),
+    )
+
+
+# ------------------------------------------------------------------ the rolls
+
+
+def _boost(result: CheckResult, amount: int, why: str, rule: str) -> CheckResult:
+    """A critical option that adds to the margin (R001.18, R001.19, A001.09)."""
+    assert result.margin is not None
+    margin = result.margin + amount
+    note = Line(f"{why} : marge {result.margin} {amount:+d} = {margin}", rule)
+    return replace(result, margin=margin, notes=(*result.notes, note))
+
+
+def _ask(chooser: Chooser, prompt: str, options: Mapping[str, str], shown: CheckResult
+         ) -> str | None:
+    """A critical's option chosen after seeing the die (R001.18 / R001.19); `aucune` by default,
+    as when nobody can be asked (the option can be given beforehand instead)."""
+    choice = chooser(Question(prompt, (*options, NO_OPTION), NO_OPTION, shown))
+    return None if choice == NO_OPTION else choice
+
+
+def roll_attack(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
+                chooser: Chooser = default_choice) -> tuple[AttackPlan, Check, CheckResult]:
+    """R001.16: the attack is a skill roll; R001.18 / E001.09 / A001.10 Rapidité: +10 margin."""
+    check = stat_check(plan.attacker, Stat("skill", plan.skill), config, plan.bonus_attack,
+                       label=f"Attaque {plan.attacker.name} — {plan.skill}")
+    result = check.roll(source)
+    if result.critical == "success" and plan.critical is None:
+        plan = replace(plan, critical=_ask(
+            chooser, f"Attaque critique de {plan.attacker.name} : quelle option ?",
+            ATTACK_CRITICALS, result))
+    if result.critical == "success" and plan.critical == "rapidite":
+        result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.18")
+    return plan, check, result
+
+
+def _defence_check(plan: AttackPlan, config: MaitriseConfig) -> Check:
+    """R001.16 parry with the weapon's skill (A001.05), or R001.17 dodge on Adresse."""
+    stat = (defence_stat(plan.defender, plan.parry_weapon) if plan.defence == "parade"
+            else Stat("carac", "adresse", dodge=True))
+    kind = "Parade" if plan.defence == "parade" else "Esquive"
+    label = f"{kind} {plan.defender.name}" + (f" — {stat.key}" if stat.kind == "skill" else "")
+    return stat_check(plan.defender, stat, config, plan.bonus_defence, label=label)
+
+
+def roll_defence(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
+                 attack: CheckResult, chooser: Chooser = default_choice
+                 ) -> tuple[AttackPlan, tuple[Check, CheckResult, RollResult | None] | None]:
+    """The defence roll and its R001.19 criticals: Rapidité +10 margin, Solidifier ses appuis
+    +1D10+5 (a parry against a successful attack, E001.10)."""
+    if plan.defence == "aucune":
+        return plan, None
+    check = _defence_check(plan, config)
+    result = check.roll(source)
+    footing: RollResult | None = None
+    if result.critical == "success" and plan.defence_critical is None:
+        plan = replace(plan, defence_critical=_ask(
+            chooser, f"Défense critique de {plan.defender.name} : quelle option ?",
+            DEFENCE_CRITICALS, result))
+    if result.critical == "success":
+        if plan.defence_critical == "rapidite":
+            result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.19")
+        elif plan.defence_critical == "appuis" and plan.defence == "parade" and attack.success:
+            footing = roll(f"1d{CRITICAL_DIE}+{FOOTING_BONUS}", source)
+            result = _boost(result, footing.total, "critique Solidifier ses appuis (1d10+5)",
+                            "R001.19")
+    return plan, (check, result, footing)
+
+
+def decide(attack: tuple[Check, CheckResult],
+           defence: tuple[Check, CheckResult, RollResult | None] | None
+           ) -> tuple[bool, tuple[Step, ...], ContestResult | None]:
+    """R001.16 / R001.17 / A001.03 / A001.07 through `checks.CONTEST`: whether the blow lands,
+    and the steps to show (the attack alone, or the contest and the footing die)."""
+    a_check, a = attack
+    if defence is None:
+        return bool(a.success), (a,), None
+    d_check, d, footing = defence
+    result = contest(a_check, d_check).resolve(a, d)
+    steps: tuple[Step, ...] = (result,) if footing is None else (result, footing)
+    return result.winner == "actor", steps, result
+
+
+def roll_damage(plan: AttackPlan, attack: CheckResult, defence: CheckResult | None,
+                config: MaitriseConfig, source: DiceSource) -> Damage:
+    """R001.21 .. R001.23, with the critical options that change damage (R001.18, R001.19)."""
+    d6 = source.roll(DAMAGE_DIE)
+    extra = (source.roll(CRITICAL_DIE)
+             if attack.critical == "success" and plan.critical == "degats" else None)
+    resists = (defence is not None and defence.critical == "success"
+               and plan.defence_critical == "resister")
+    resisted = source.roll(CRITICAL_DIE) if resists else None
+    return damage(d6, plan.attacker.characteristic("force"), plan.defender.armour,
+                  incompetent=plan.attacker.incompetent(plan.skill), extra=extra,
+                  resisted=resisted, floor=config.damage_floor)
+
+
+# ------------------------------------------------------------------ hit points and state
+
+
+def _state(current: int, kill: bool = False) -> str:
+    """D-001.30: at 0 pv hors de combat; death only when the MJ says so (`--opt mort=oui`)."""
+    if current > 0:
+        return STANDING
+    return DEAD if kill else DOWN
+
+
+def _hp_change(doc: SheetDocument, defender: Character, hp: tuple[int, int], after: int
+               ) -> SheetChange:
+    if defender.hit_points is not None:
+        return SheetChange(doc, ("pv",), after, pool=True)
+    return SheetChange(doc, ("pv",), {"max": hp[0], "actuels": after})  # A001.12 option
+
+
+def wound(plan: AttackPlan, doc: SheetDocument, blow: Damage | None
+          ) -> tuple[Health | None, StateChange | None, tuple[SheetChange, ...], list[Line]]:
+    """Hit points after the blow (A001.12: the sheet's `pv`), and the state (D-001.30)."""
+    defender = plan.defender
+    hp = defender.max_hit_points()
+    if hp is None:
+        note = ([Line(f"{defender.name} n'a pas de pv sur sa fiche : dégâts à reporter à la "
+                      "main", "A001.12")] if blow is not None else [])
+        return None, None, (), note
+    before = hp[1]
+    after = before if blow is None else max(0, before - blow.suffered)
+    state = StateChange(_state(before), _state(after, plan.kill and blow is not None))
+    notes: list[Line] = []
+    if state.after != state.before and state.after == DOWN:
+        notes.append(Line(f"{defender.name} tombe à 0 pv : hors de combat ; sa mort est la "
+                          "décision du MJ (--opt mort=oui)", "D-001.30"))
+    elif state.after == DEAD and state.before != DEAD:
+        notes.append(Line(f"{defender.name} meurt : le MJ l'a décidé", "D-001.30"))
+    changes = () if blow is None else (_hp_change(doc, defender, hp, after),)
+    return Health("pv", before, after, hp[0]), state, changes, notes
+
+
+# ------------------------------------------------------------------ critical options (notes)
+
+
+def _attack_critical_notes(plan: AttackPlan, attack: CheckResult, hit: bool,
+                           aimed: str | None) -> tuple[list[Line], Location | None]:
+    """R001.18 / A001.10 / A001.11: what the attacker's critical option did."""
+    critical = attack.critical == "success"
+    if plan.critical and not critical:
+        return [Line("option de critique ignorée : l'attaque n'est pas une réussite critique",
+                     "R001.18")], None
+    if not critical:
+        return [], None
+    if plan.critical is None:
+        return [Line("réussite critique : option possible --critique "
+                     "rapidite|degats|precision|mj", "R001.18")], None
+    notes: list[Line] = []
+    location: Location | None = None
+    if plan.critical == "rapidite" and hit:
+        notes.append(Line(f"{plan.attacker.name} gagne une action immédiate : seconde attaque, "
+                          "position défensive ou rechargement", "A001.10"))
+    elif plan.critical == "precision" and hit:
+        zone = aimed or "au choix de l'attaquant"
+        face = attack.natural if isinstance(attack.natural, int) else 0
+        location = Location(face, zone, detail=(
+            Line(f"réussite critique ({attack.natural}) « Précision » : l'attaquant choisit "
+                 "l'endroit de l'impact", "R001.18"),))
+    elif plan.critical == "mj":
+        notes.append(Line("réussite critique : le MJ décide de son effet", "R001.18"))
+    return notes, location
+
+
+def _defence_critical_notes(plan: AttackPlan, attack: CheckResult,
+                            defence: CheckResult | None, defended: bool) -> list[Line]:
+    """R001.19: what the defender's critical option did (counter-attack, MJ)."""
+    if defence is None:
+        return []
+    critical = defence.critical == "success"
+    if plan.defence_critical and not critical:
+        return [Line("option de critique de défense ignorée : la défense n'est pas une "
+                     "réussite critique", "R001.19")]
+    if not critical:
+        return []
+    if plan.defence_critical is None:
+        return [Line("défense critique : option possible --opt critique_defense="
+                     "rapidite|appuis|resister|mj", "R001.19")]
+    if plan.defence_critical == "rapidite" and defended and attack.success:
+        return [Line(f"{plan.defender.name} peut contre-attaquer (critique Rapidité)",
+                     "R001.19")]
+    if plan.defence_critical == "mj":
+        return [Line("défense critique : le MJ décide de son effet", "R001.19")]
+    return []
+
+
+def _context_notes(plan: AttackPlan, request: AttackRequest[Character], attack: CheckResult,
+                   defence: CheckResult | None, hit: bool) -> list[Line]:
+    """Notes on the exchange itself: states, a failed attack, a dodge against a critical."""
+    notes: list[Line] = []
+    if plan.defender.out_of_combat():
+        notes.append(Line(f"{plan.defender.name} est hors de combat : aucune défense",
+                          "D-ALL.02"))
+    if attack.critical == "failure":
+        notes.append(Line("échec critique : l'attaque échoue", "A001.08"))
+    dodged = plan.defence == "esquive" and defence is not None and bool(defence.success)
+    if dodged and attack.critical == "success":
+        notes.append(Line("l'esquive réussie annule même une attaque critique", "A001.11"))
+    if request.aimed and not (hit and plan.critical == "precision"
+                              and attack.critical == "success"):
+        notes.append(Line("--visee ne compte qu'avec une réussite critique « precision » qui "
+                          "touche", "R001.18"))
+    if request.full:
+        notes.append(Line("--complete n'a pas de sens en maitrise : ignoré", "R001.15"))
+    if plan.kill and not hit:
+        notes.append(Line("--opt mort=oui ignorée : le coup ne porte pas", "D-001.30"))
+    return notes
 
 
 # ------------------------------------------------------------------ the attack
 
 
-@dataclass(frozen=True)
-class AttackResult:
-    attacker: str
-    defender: str
-    weapon: str
-    attack: CheckResult
-    attack_margin: int
-    defence_kind: str
-    defence: CheckResult | None
-    defence_margin: int | None
-    hit: bool
-    location: str | None
-    damage: Damage | None
-    hit_points: tuple[int, int, int] | None  # (max, before, after)
-    state: str
-    bonus_action: bool = False
-    counter_attack: bool = False
-    notes: tuple[str, ...] = field(default=())
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "system": "maitrise",
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "weapon": self.weapon,
-            "hit": self.hit,
-            "location": self.location,
-            "damage": self.damage.total if self.damage else 0,
-            "damage_raw": self.damage.raw if self.damage else None,
-            "damage_dice": [self.damage.roll] if self.damage else [],
-            "state": self.state,
-            "margin": self.attack_margin,
-            "attack": self.attack.to_json(),
-            "defence_kind": self.defence_kind,
-            "defence": None if self.defence is None else self.defence.to_json(),
-            "defence_margin": self.defence_margin,
-            "hit_points": None if self.hit_points is None else {
-                "max": self.hit_points[0], "before": self.hit_points[1],
-                "after": self.hit_points[2]},
-            "bonus_action": self.bonus_action,
-            "counter_attack": self.counter_attack,
-            "notes": list(self.notes),
-        }
-
-    def render(self) -> str:
-        lines = [f"Attaque de {self.attacker} ({self.weapon}) contre {self.defender}",
-                 "  " + render_roll(self.attack).replace("\n", "\n  ")]
-        if self.attack_margin != self.attack.margin:
-            lines.append(f"  marge d'attaque avec Rapidité : {self.attack_margin}")
-        if self.defence is not None:
-            lines.append(f"  {DEFENCES[self.defence_kind]} : "
-                         + render_roll(self.defence).replace("\n", "\n  "))
-            if self.defence_margin != self.defence.margin:
-                lines.append(f"  marge de défense avec le critique : {self.defence_margin}")
-        else:
-            lines.append("  aucune défense")
-        if not self.hit:
-            lines.append("→ l'attaque ne touche pas")
-        else:
-            where = f" ({self.location})" if self.location else ""
-            assert self.damage is not None
-            lines.append(f"→ TOUCHÉ{where} : dégâts {self.damage.render()}")
-            if self.hit_points is not None:
-                mx, before, after = self.hit_points
-                lines.append(f"  {self.defender} : pv {before} → {after} / {mx} ({self.state})")
-        lines.extend(f"  · {n}" for n in self.notes)
-        return "\n".join(lines)
-
-
-def _state(hp: tuple[int, int] | None, after: int | None) -> str:
-    if hp is None or after is None:
-        return "pv_inconnus"
-    if after <= 0:
-        return "mort"
-    return "blesse" if after < hp[0] else "indemne"
-
-
-def attack(attacker: Character, defender: Character, request: AttackRequest,
-           source: DiceSource, config: MaitriseConfig) -> tuple[AttackResult, list[SheetChange]]:
-    """R001.15 .. R001.23, A001.03, A001.07, A001.09 .. A001.12."""
-    if attacker.dead():
-        raise RuleError(f"{attacker.name} est mort (0 pv) : il ne peut plus attaquer")
-    options = {normalize(k): v for k, v in request.options.items()}
-    weapon_name, skill = attacker.weapon(request.weapon)
-    crit_attack = attack_critical(request.critical)
-    crit_defence = defence_critical(options.get("critique_defense")
-                                    or options.get("critique_defence"))
-    defence_kind = normalize(request.defence) if request.defence else (
-        "parade" if defender.weapons else "esquive")
-    if defence_kind not in DEFENCES:
-        raise RuleError(unknown_name_message("défense", request.defence or "", DEFENCES))
-    notes: list[str] = []
-    if defender.dead():
-        notes.append(f"{defender.name} est déjà mort")
-
-    # 1. the attack roll (R001.16: computed like any skill roll)
-    a_check = skill_check(attacker, skill, config, _int_option(options, "bonus_attaque"),
-                          label=f"Attaque {attacker.name} — {skill}")
-    a = a_check.roll(source)
-    assert a.margin is not None
-    a_crit = a.critical == "success"
-    att_margin = a.margin
-    if crit_attack and not a_crit:
-        notes.append("option de critique ignorée : l'attaque n'est pas une réussite critique")
-    if a_crit and crit_attack is None:
-        notes.append("réussite critique : option possible --critique rapidite|degats|precision|mj")
-    if a_crit and crit_attack == "rapidite":
-        att_margin += SPEED_MARGIN  # R001.18, E001.09, A001.10
-
-    # 2. the defence roll
-    d: CheckResult | None = None
-    def_margin: int | None = None
-    defended = False
-    d_crit = False
-    if defence_kind == "parade":
-        parry_weapon = options.get("arme_defense") or options.get("arme_defence")
-        _, d_skill = defender.weapon(parry_weapon)
-        d_check = skill_check(defender, d_skill, config, _int_option(options, "bonus_defense"),
-                              label=f"Parade {defender.name} — {d_skill}")
-        d = d_check.roll(source)
-    elif defence_kind == "esquive":
-        d_check = characteristic_check(defender, "adresse", _int_option(options, "bonus_defense"),
-                                       label=f"Esquive {defender.name}")
-        d = d_check.roll(source)
-    if d is not None:
-        assert d.margin is not None
-        def_margin = d.margin
-        d_crit = d.critical == "success"
-        if crit_defence and not d_crit:
-            notes.append("option de critique de défense ignorée : "
-                         "la défense n'est pas une réussite critique")
-        if d_crit and crit_defence == "rapidite":
-            def_margin += SPEED_MARGIN  # R001.19, E001.09
-        if defence_kind == "parade":
-            if d_crit and crit_defence == "appuis" and a.success:
-                def_margin += source.roll(CRITICAL_DIE) + FOOTING_BONUS  # R001.19, E001.10
-            # R001.16 / A001.07: the larger margin wins, equal margins go to the defender;
-            # A001.03: a failed attack has no margin, a failed parry never wins.
-            defended = bool(d.success) and (not a.success or def_margin >= att_margin)
-            if d.success and a.success and def_margin == att_margin:
-                notes.append("marges égales : le défenseur l'emporte (A001.07)")
-        else:
-            # R001.17 / E001.11 / A001.11: margin ≥ 10 dodges whatever the attack's margin.
-            defended = bool(d.success)
-            if defended and a_crit:
-                notes.append("l'esquive réussie annule même une attaque critique (A001.11)")
-        if defended and d_crit and crit_defence == "rapidite" and a.success:
-            notes.append(f"{defender.name} peut contre-attaquer (critique Rapidité, R001.19)")
-    hit = bool(a.success) and not defended
-    if not a.success and a.critical == "failure":
-        notes.append("échec critique : l'attaque échoue (A001.08)")
-
-    # 3. damage and hit points
-    dmg: Damage | None = None
-    location: str | None = None
-    hp = defender.max_hit_points()
-    after: int | None = hp[1] if hp else None
-    changes: list[SheetChange] = []
-    bonus_action = hit and a_crit and crit_attack == "rapidite"
-    if bonus_action:
-        notes.append(f"{attacker.name} gagne une action immédiate : seconde attaque, position "
-                     "défensive ou rechargement (A001.10)")
-    counter = (not hit) and defended and d_crit and crit_defence == "rapidite" and bool(a.success)
-    if hit:
-        roll = source.roll(DAMAGE_DIE)
-        extra = source.roll(CRITICAL_DIE) if a_crit and crit_attack == "degats" else None
-        resisted = (source.roll(CRITICAL_DIE)
-                    if d is not None and d_crit and crit_defence == "resister" else None)
-        dmg = damage(roll, attacker.characteristic("force"), defender.armour,
-                     incompetent=attacker.incompetent(skill), extra=extra, resisted=resisted,
-                     floor=config.damage_floor)
-        if a_crit and crit_attack == "precision":
-            location = request.aimed or "au choix de l'attaquant"
-        elif request.aimed:
-            notes.append("--visee ne compte qu'avec une réussite critique « precision » (R001.18)")
-        if a_crit and crit_attack == "mj":
-            notes.append("réussite critique : le MJ décide de son effet (R001.18)")
-        if hp is not None:
-            after = max(0, hp[1] - dmg.total)
-            if defender.hit_points is not None:
-                changes.append(SheetChange(defender.doc, ("pv",), after, pool=True))
-            else:
-                changes.append(SheetChange(defender.doc, ("pv",),
-                                           {"max": hp[0], "actuels": after}))
-            if after <= 0 < hp[1]:
-                notes.append(f"{defender.name} tombe à 0 pv : il meurt")
-        else:
-            notes.append(f"{defender.name} n'a pas de pv sur sa fiche : dégâts à reporter à la main")
-    result = AttackResult(
-        attacker=attacker.name, defender=defender.name, weapon=weapon_name, attack=a,
-        attack_margin=att_margin, defence_kind=defence_kind, defence=d,
-        defence_margin=def_margin, hit=hit, location=location, damage=dmg,
-        hit_points=None if hp is None or after is None else (hp[0], hp[1], after),
-        state=_state(hp, after), bonus_action=bonus_action, counter_attack=counter,
-        notes=tuple(notes),
+def attack(request: AttackRequest[Character], source: DiceSource, config: MaitriseConfig
+           ) -> Outcome:
+    """R001.15 .. R001.23, A001.03, A001.07, A001.09 .. A001.12, D-001.30, D-ALL.02."""
+    plan, a_check, a = roll_attack(plan_attack(request), config, source, request.chooser)
+    plan, defence_roll = roll_defence(plan, config, source, a, request.chooser)
+    hit, steps, exchange = decide((a_check, a), defence_roll)
+    a = a if exchange is None else exchange.actor
+    d = None if exchange is None else exchange.opponent
+    blow = roll_damage(plan, a, d, config, source) if hit else None
+    health, state, changes, hp_notes = wound(plan, request.defender.doc, blow)
+    notes = _context_notes(plan, request, a, d, hit)
+    critical_notes, location = _attack_critical_notes(plan, a, hit, request.aimed)
+    notes += critical_notes + _defence_critical_notes(plan, a, d, not hit and bool(a.success))
+    report = AttackReport(
+        attacker=plan.attacker.name, defender=plan.defender.name, hit=hit, steps=steps,
+        damage=() if blow is None else (blow,), location=location, health=health, state=state,
+        critical=a.critical, notes=tuple(notes + hp_notes), rule="R001.15, R001.16, R001.21",
+        weapon=plan.weapon,
     )
-    return result, changes
+    return Outcome(report, changes)
 
 
 # ------------------------------------------------------------------ initiative (A001.25)
 
-
-@dataclass(frozen=True)
-class InitiativeEntry:
-    name: str
-    adresse: int
-    rolls: tuple[int, ...]
+INITIATIVE = OrderRule(rolloff_sides=DIE, rule="A001.25", score_label="initiative")
 
 
-@dataclass(frozen=True)
-class InitiativeResult:
-    order: tuple[InitiativeEntry, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"system": "maitrise", "rule": "A001.25",
-                "order": [{"name": e.name, "adresse": e.adresse, "rolls": list(e.rolls)}
-                          for e in self.order]}
-
-    def render(self) -> str:
-        lines = ["Initiative (Adresse la plus haute d'abord, égalités départagées au d20) :"]
-        for i, e in enumerate(self.order, start=1):
-            rolls = f", d20 {', '.join(map(str, e.rolls))}" if e.rolls else ""
-            lines.append(f"  {i}. {e.name} (Adresse {e.adresse}{rolls})")
-        return "\n".join(lines)
-
-
-def initiative(chars: list[Character], source: DiceSource) -> InitiativeResult:
-    """A001.25: order by Adresse, highest first; ties broken by d20 roll-offs (re-rolled while
-    still tied), dice rolled in the order the sheets were given."""
-    rolls: dict[int, list[int]] = {i: [] for i in range(len(chars))}
-
-    def order(indices: list[int]) -> list[int]:
-        groups: dict[int, list[int]] = {}
-        for i in indices:
-            key = chars[i].characteristic("adresse") if not rolls[i] else rolls[i][-1]
-            groups.setdefault(key, []).append(i)
-        out: list[int] = []
-        for key in sorted(groups, reverse=True):
-            group = groups[key]
-            if len(group) == 1:
-                out.extend(group)
-                continue
-            for i in group:
-                rolls[i].append(source.roll(DIE))
-            out.extend(order(group))
-        return out
-
-    ranked = order(list(range(len(chars))))
-    return InitiativeResult(tuple(
-        InitiativeEntry(chars[i].name, chars[i].characteristic("adresse"), tuple(rolls[i]))
-        for i in ranked))
+def initiative(sheets: tuple[Loaded[Character], ...], source: DiceSource) -> Order:
+    """R001.24 / A001.25: order by Adresse, highest first; ties broken by d20 roll-offs (re-rolled while
+    still tied), dice rolled in the order the sheets were given (`core.initiative.order`)."""
+    chars = [s.model for s in sheets]
+    ranked = order([Entrant(c.name, c.characteristic("adresse")) for c in chars], INITIATIVE,
+                   source)
+    down = tuple(Line(f"{c.name} est hors de combat : il ne joue pas", "D-ALL.02")
+                 for c in chars if c.out_of_combat())
+    return replace(ranked, notes=down) if down else ranked

@@ -12,12 +12,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from jdr.core.system import SheetChange, XpRequest
+from jdr.core.options import Options
+from jdr.core.results import Line, Purchase
+from jdr.core.system import Loaded, Outcome, SheetChange, XpRequest
 from jdr.errors import RuleError
-from jdr.names import normalize, unknown_name_message
+from jdr.names import unknown_name_message
 from jdr.systems.maitrise.config import MaitriseConfig
 from jdr.systems.maitrise.sheet import Character
 from jdr.systems.maitrise.tables import (
@@ -29,12 +30,6 @@ from jdr.systems.maitrise.tables import (
     Rank,
     rank_of,
 )
-
-YES = {"oui", "o", "yes", "y", "true", "vrai", "1"}
-
-
-def _yes(options: dict[str, str], *keys: str) -> bool:
-    return any(normalize(options.get(k, "")) in YES for k in keys)
 
 
 def characteristic_cost(target: int) -> int:
@@ -70,74 +65,17 @@ def tier_crossing(level: int, target: int) -> TierCrossing | None:
     return TierCrossing(after, teacher, after.gold)
 
 
-@dataclass(frozen=True)
-class XpResult:
-    name: str
-    kind: str  # "skill" | "carac"
-    key: str
-    before: int
-    after: int
-    cost: int
-    xp_before: int
-    gold_cost: int
-    gold_remaining: int
-    face: int | None = None
-    rank_before: str | None = None
-    rank_after: str | None = None
-    notes: tuple[str, ...] = field(default=())
-
-    @property
-    def remaining(self) -> int:
-        return self.xp_before - self.cost
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "system": "maitrise",
-            "name": self.name,
-            "kind": self.kind,
-            "target": self.key,
-            "before": self.before,
-            "after": self.after,
-            "cost": self.cost,
-            "remaining": self.remaining,
-            "gold_cost": self.gold_cost,
-            "gold_remaining": self.gold_remaining,
-            "face": self.face,
-            "rank_before": self.rank_before,
-            "rank_after": self.rank_after,
-            "notes": list(self.notes),
-        }
-
-    def render(self) -> str:
-        what = CHARACTERISTICS.get(self.key, self.key)
-        if self.face is not None:
-            line = (f"{self.name} : {what} {self.before}+ — nouvelle face critique {self.face} "
-                    f"pour {self.cost} XP")
-        else:
-            line = f"{self.name} : {what} {self.before} → {self.after} pour {self.cost} XP"
-        line += f" (reste {self.remaining} XP)"
-        if self.gold_cost:
-            line += f", {self.gold_cost} pièce(s) d'or au professeur (reste {self.gold_remaining})"
-        if self.rank_before != self.rank_after and self.rank_after:
-            line += f"\n  rang : {self.rank_before} → {self.rank_after}"
-        return line + "".join(f"\n  · {n}" for n in self.notes)
-
-
 def _pay(char: Character, cost: int) -> None:
     if char.xp < cost:
         raise RuleError(f"refusé : il faut {cost} XP, {char.name} n'en a que {char.xp}")
 
 
-def _new_face(char: Character, key: str, options: dict[str, str], level: str) -> int:
+def _new_face(char: Character, key: str, options: Options, level: str) -> int:
     """R001.13 / E001.04: the face the player picks (2..19), never 1, never twice."""
-    raw = options.get("face")
-    if raw is None:
+    face = options.int("face")
+    if face is None:
         raise RuleError(f"refusé : au niveau {level} chaque progression donne une face critique "
                         "de plus ; choisissez-la avec --opt face=N (de 2 à 19, jamais 1)")
-    try:
-        face = int(raw)
-    except ValueError:
-        raise RuleError(f"--opt face={raw} : un numéro de face (de 2 à 19) est attendu") from None
     if face == 1:
         raise RuleError("refusé : la face 1 ne peut jamais être choisie, elle reste un échec "
                         "critique (R001.13)")
@@ -149,105 +87,125 @@ def _new_face(char: Character, key: str, options: dict[str, str], level: str) ->
     return face
 
 
-def raise_characteristic(char: Character, key: str, options: dict[str, str]
-                         ) -> tuple[XpResult, list[SheetChange]]:
-    """R001.25, R001.26, A001.16."""
+def _buy_face(sheet: Loaded[Character], key: str, what: str, level: int, cost: int,
+              options: Options, rule: str) -> Outcome:
+    """R001.13 / R001.26 / R001.29 / A001.16: at 20+ / 100+ a level-up buys one critical face."""
+    char = sheet.model
+    top = f"{level}+"
+    faces = char.extra_faces.get(key, ())
+    face = _new_face(char, key, options, top)
+    _pay(char, cost)
+    shown = ", ".join(str(f) for f in sorted({20, *faces, face}))
+    result = Purchase(char.name, f"{what} ({top})", level, level, cost, char.xp, char.xp - cost,
+                      (Line(f"nouvelle face de réussite critique : {face} (critiques sur "
+                            f"{shown})", "R001.13"),), f"{rule}, A001.16")
+    return Outcome(result, (SheetChange(sheet.doc, ("faces_critiques", key), [*faces, face]),
+                            SheetChange(sheet.doc, ("xp",), result.xp_after)))
+
+
+def raise_characteristic(sheet: Loaded[Character], key: str, options: Options) -> Outcome:
+    """R001.25, R001.26, A001.16: (next level) × 9 XP, up to 20, then one face per level."""
+    char = sheet.model
     level = char.base[key]
-    faces = char.extra_faces.get(key, ())
-    if level < CHARACTERISTIC_MAX:
-        cost = characteristic_cost(level + 1)
-        _pay(char, cost)
-        result = XpResult(char.name, "carac", key, level, level + 1, cost, char.xp, 0, char.gold)
-        return result, [SheetChange(char.doc, ("caracteristiques", key), level + 1),
-                        SheetChange(char.doc, ("xp",), result.remaining)]
-    cost = characteristic_cost(CHARACTERISTIC_MAX + 1 + len(faces))
-    face = _new_face(char, key, options, "20+")
+    what = CHARACTERISTICS[key]
+    if level >= CHARACTERISTIC_MAX:
+        faces = char.extra_faces.get(key, ())
+        cost = characteristic_cost(CHARACTERISTIC_MAX + 1 + len(faces))
+        return _buy_face(sheet, key, what, level, cost, options, "R001.26")
+    cost = characteristic_cost(level + 1)
     _pay(char, cost)
-    result = XpResult(char.name, "carac", key, level, level, cost, char.xp, 0, char.gold,
-                      face=face)
-    return result, [SheetChange(char.doc, ("faces_critiques", key), [*faces, face]),
-                    SheetChange(char.doc, ("xp",), result.remaining)]
+    notes = _unused_face(options)
+    result = Purchase(char.name, what, level, level + 1, cost, char.xp, char.xp - cost,
+                      notes, "R001.25")
+    return Outcome(result, (SheetChange(sheet.doc, ("caracteristiques", key), level + 1),
+                            SheetChange(sheet.doc, ("xp",), result.xp_after)))
 
 
-def raise_skill(char: Character, key: str, options: dict[str, str], config: MaitriseConfig
-                ) -> tuple[XpResult, list[SheetChange]]:
-    """R001.27, R001.28, R001.29, A001.16 .. A001.21."""
-    level = char.skill(key)
-    faces = char.extra_faces.get(key, ())
-    if level >= SKILL_MAX:
-        cost = skill_cost(SKILL_MAX + 1 + len(faces))
-        face = _new_face(char, key, options, "100+")
-        _pay(char, cost)
-        rank = rank_of(level).name
-        result = XpResult(char.name, "skill", key, level, level, cost, char.xp, 0, char.gold,
-                          face=face, rank_before=rank, rank_after=rank)
-        return result, [SheetChange(char.doc, ("faces_critiques", key), [*faces, face]),
-                        SheetChange(char.doc, ("xp",), result.remaining)]
-    target = level + 1
-    cost = skill_cost(target)
-    notes: list[str] = []
-    gold = 0
+def _unused_face(options: Options) -> tuple[Line, ...]:
+    if options.was_given("face"):
+        return (Line("--opt face ignorée : une face critique ne s'achète qu'à 20+ / 100+",
+                     "R001.13"),)
+    return ()
+
+
+def _check_exclusivity(char: Character, key: str, target: int, config: MaitriseConfig) -> None:
+    """A001.21: once one weapon skill is Grand maître, the other weapon skills stop at 99."""
     cap = config.grand_master_exclusive_cap
-    if cap is not None and target > cap and char.is_weapon_skill(key):
-        others = [k for k in sorted(char.weapon_skills)
-                  if k != key and char.skill(k) >= SKILL_MAX]
-        if others:
-            raise RuleError(f"refusé : {others[0]} est déjà au rang Grand maître ; aucune autre "
-                            f"compétence d'arme ne peut dépasser {cap} (A001.21)")
+    if cap is None or target <= cap or not char.is_weapon_skill(key):
+        return
+    others = [k for k in sorted(char.weapon_skills) if k != key and char.skill(k) >= SKILL_MAX]
+    if others:
+        raise RuleError(f"refusé : {others[0]} est déjà au rang Grand maître ; aucune autre "
+                        f"compétence d'arme ne peut dépasser {cap} (A001.21)")
+
+
+def _teacher_gold(char: Character, level: int, crossing: TierCrossing, options: Options) -> int:
+    """R001.28 / A001.18 / A001.19: the teacher found (or the MJ's solitary path) and his gold."""
+    before, new, target = rank_of(level), crossing.rank, level + 1
+    if crossing.teacher is None:
+        if not options.flag("mj"):
+            raise RuleError(
+                f"refusé : passer de {before.name} ({level}) à {new.name} ({target}) est un "
+                "parcours solitaire sans professeur, au coût indéterminé : le MJ décide "
+                "(--opt mj=oui, et cout_or=N s'il demande de l'or)")
+        gold = options.int("cout_or", 0) or 0
+    else:
+        if not (options.flag("maitre") or options.flag("professeur")):
+            raise RuleError(
+                f"refusé : passer de {before.name} ({level}) à {new.name} ({target}) demande "
+                f"un professeur de rang {crossing.teacher.name} et {crossing.gold} pièce(s) "
+                "d'or (--opt maitre=oui une fois le professeur trouvé)")
+        gold = crossing.gold or 0
+    if char.gold < gold:
+        raise RuleError(f"refusé : le professeur demande {gold} pièce(s) d'or, "
+                        f"{char.name} n'en a que {char.gold}")
+    return gold
+
+
+def _crossing_notes(char: Character, key: str, crossing: TierCrossing, gold: int,
+                    config: MaitriseConfig) -> list[Line]:
+    new = crossing.rank
+    who = (f"professeur de rang {crossing.teacher.name}" if crossing.teacher
+           else "parcours solitaire, coût fixé par le MJ")
+    notes = [Line(f"rang {new.name} : {who}, {gold} pièce(s) d'or (reste {char.gold - gold})",
+                  "R001.28")]
+    if new.charisme or new.volonte:
+        notes.append(Line(f"rang {new.name} : +{new.charisme} Charisme et +{new.volonte} Volonté "
+                          "(ajoutés automatiquement aux caractéristiques)", "R001.06"))
+    cap = config.grand_master_exclusive_cap
+    if new.key == "grand_maitre" and char.is_weapon_skill(key) and cap is not None:
+        notes.append(Line(f"Grand maître : les autres compétences d'arme s'arrêtent à {cap}",
+                          "A001.21"))
+    return notes
+
+
+def raise_skill(sheet: Loaded[Character], key: str, options: Options, config: MaitriseConfig
+                ) -> Outcome:
+    """R001.27, R001.28, R001.29, A001.16 .. A001.21."""
+    char = sheet.model
+    level = char.skill(key)
+    if level >= SKILL_MAX:
+        cost = skill_cost(SKILL_MAX + 1 + len(char.extra_faces.get(key, ())))
+        return _buy_face(sheet, key, key, level, cost, options, "R001.29")
+    target = level + 1
+    _check_exclusivity(char, key, target, config)
     crossing = tier_crossing(level, target)
-    if crossing is not None:
-        new = crossing.rank
-        before = rank_of(level)
-        if crossing.teacher is None:
-            if not _yes(options, "mj"):
-                raise RuleError(
-                    f"refusé : passer de {before.name} ({level}) à {new.name} ({target}) est un "
-                    "parcours solitaire sans professeur, au coût indéterminé : le MJ décide "
-                    "(--opt mj=oui, et cout_or=N s'il demande de l'or)")
-            gold = _gold_option(options)
-        else:
-            if not _yes(options, "maitre", "professeur"):
-                raise RuleError(
-                    f"refusé : passer de {before.name} ({level}) à {new.name} ({target}) demande "
-                    f"un professeur de rang {crossing.teacher.name} et {crossing.gold} pièce(s) "
-                    "d'or (--opt maitre=oui une fois le professeur trouvé)")
-            gold = crossing.gold or 0
-        if char.gold < gold:
-            raise RuleError(f"refusé : le professeur demande {gold} pièce(s) d'or, "
-                            f"{char.name} n'en a que {char.gold}")
-        if new.charisme or new.volonte:
-            notes.append(f"rang {new.name} : +{new.charisme} Charisme et +{new.volonte} Volonté "
-                         "(R001.06, ajoutés automatiquement aux caractéristiques)")
-        if new.key == "grand_maitre" and char.is_weapon_skill(key) and cap is not None:
-            notes.append(f"Grand maître : les autres compétences d'arme s'arrêtent à {cap} "
-                         "(A001.21)")
+    gold = 0 if crossing is None else _teacher_gold(char, level, crossing, options)
+    notes = [] if crossing is None else _crossing_notes(char, key, crossing, gold, config)
+    cost = skill_cost(target)
     _pay(char, cost)
-    result = XpResult(char.name, "skill", key, level, target, cost, char.xp, gold,
-                      char.gold - gold, rank_before=rank_of(level).name,
-                      rank_after=rank_of(target).name, notes=tuple(notes))
-    changes = [SheetChange(char.doc, ("competences", key), target),
-               SheetChange(char.doc, ("xp",), result.remaining)]
+    result = Purchase(char.name, key, level, target, cost, char.xp, char.xp - cost,
+                      (*notes, *_unused_face(options)), "R001.27")
+    changes = [SheetChange(sheet.doc, ("competences", key), target),
+               SheetChange(sheet.doc, ("xp",), result.xp_after)]
     if gold:
-        changes.append(SheetChange(char.doc, ("or",), result.gold_remaining))
-    return result, changes
+        changes.append(SheetChange(sheet.doc, ("or",), char.gold - gold))
+    return Outcome(result, tuple(changes))
 
 
-def _gold_option(options: dict[str, str]) -> int:
-    raw = options.get("cout_or", "0")
-    try:
-        value = int(raw)
-    except ValueError:
-        raise RuleError(f"--opt cout_or={raw} : un nombre entier de pièces d'or est attendu"
-                        ) from None
-    if value < 0:
-        raise RuleError(f"--opt cout_or={raw} : le coût ne peut pas être négatif")
-    return value
-
-
-def spend(char: Character, request: XpRequest, config: MaitriseConfig
-          ) -> tuple[XpResult, list[SheetChange]]:
+def spend(request: XpRequest[Character], config: MaitriseConfig) -> Outcome:
     """Dispatch an `xp` request."""
-    options = {normalize(k): v for k, v in request.options.items()}
+    char = request.sheet.model
     if request.hit_points:
         raise RuleError("les règles ne donnent aucun coût en XP pour les points de vie : "
                         "ils sont notés sur la fiche (A001.12)")
@@ -256,7 +214,8 @@ def spend(char: Character, request: XpRequest, config: MaitriseConfig
         if key is None:
             raise RuleError(unknown_name_message("caractéristique", request.carac,
                                                  CHARACTERISTICS))
-        return raise_characteristic(char, key, options)
+        return raise_characteristic(request.sheet, key, request.options)
     if request.skill:
-        return raise_skill(char, char.skill_or_error(request.skill), options, config)
+        return raise_skill(request.sheet, char.skill_or_error(request.skill), request.options,
+                           config)
     raise RuleError("indiquez --competence C ou --carac C")

@@ -1,8 +1,8 @@
-"""The `maitrise` character sheet (SHEETS.md): model, template, checks, and the character view.
+"""The `maitrise` character sheet (SHEETS.md): model, template, cross-key checks, the character.
 
 Characteristics 1..20 (R001.02), skills 0..100 (R001.04), extra critical faces at 20+ / 100+
 (R001.13, faces 2..19, never 1: E001.04), Charisme / Volonté bonuses of Maître and Grand maître
-computed from the skills (R001.06, A001.20), Grand maître exclusivity (A001.21).
+computed from the skills (R001.06, A001.20), Grand maître exclusivity (R001.07, A001.21).
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from jdr.core.results import Row, Section, SheetView
 from jdr.core.sheet import (
-    NormalizedDict,
+    InRange,
+    Int,
+    NormalizedKeys,
     PoolField,
-    Ranged,
     SheetDocument,
-    normalized_keys,
     validate,
 )
 from jdr.errors import RuleError, SheetError
@@ -26,24 +27,19 @@ from jdr.names import normalize, unknown_name_message
 from jdr.systems.maitrise.config import DEFAULT, MaitriseConfig
 from jdr.systems.maitrise.tables import (
     CHARACTERISTIC_MAX,
+    CHARACTERISTIC_MIN,
     CHARACTERISTICS,
     CRITICAL_FAILURE_FACE,
     CRITICAL_SUCCESS_FACE,
     SKILL_MAX,
+    SKILL_MIN,
     Rank,
+    modifier,
     rank_bonus,
     rank_of,
 )
 
 # ------------------------------------------------------------------ field types
-
-
-def _whole(value: Any) -> Any:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PydanticCustomError(
-            "nombre_entier", "« {value} » n'est pas un nombre entier", {"value": value}
-        )
-    return value
 
 
 def _face(value: int) -> int:
@@ -65,7 +61,10 @@ def _face(value: int) -> int:
     return value
 
 
-Face = Annotated[int, BeforeValidator(_whole), AfterValidator(_face)]
+Face = Annotated[Int, AfterValidator(_face)]
+CharacteristicValue = Annotated[Int, InRange(CHARACTERISTIC_MIN, CHARACTERISTIC_MAX)]  # R001.02
+SkillValue = Annotated[Int, InRange(SKILL_MIN, SKILL_MAX)]  # R001.04
+Positive = Annotated[Int, InRange(0)]
 
 
 def _system(value: Any) -> Any:
@@ -88,12 +87,12 @@ class Characteristics(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    intelligence: Ranged(1, CHARACTERISTIC_MAX)  # type: ignore[valid-type]
-    adresse: Ranged(1, CHARACTERISTIC_MAX)  # type: ignore[valid-type]
-    force: Ranged(1, CHARACTERISTIC_MAX)  # type: ignore[valid-type]
-    charisme: Ranged(1, CHARACTERISTIC_MAX)  # type: ignore[valid-type]
-    volonte: Ranged(1, CHARACTERISTIC_MAX)  # type: ignore[valid-type]
-    constitution: Ranged(1, CHARACTERISTIC_MAX)  # type: ignore[valid-type]
+    intelligence: CharacteristicValue
+    adresse: CharacteristicValue
+    force: CharacteristicValue
+    charisme: CharacteristicValue
+    volonte: CharacteristicValue
+    constitution: CharacteristicValue
 
 
 class MaitriseSheet(BaseModel):
@@ -103,19 +102,17 @@ class MaitriseSheet(BaseModel):
 
     systeme: Annotated[str, BeforeValidator(_system)]
     nom: str
-    caracteristiques: Annotated[
-        Characteristics, BeforeValidator(lambda v: normalized_keys(v, "caracteristiques"))
-    ]
-    competences: NormalizedDict(Ranged(0, SKILL_MAX), "competences") = Field(  # type: ignore[valid-type]
+    caracteristiques: Annotated[Characteristics, NormalizedKeys("caracteristiques")]
+    competences: Annotated[dict[str, SkillValue], NormalizedKeys("competences")] = Field(
         default_factory=dict
     )
     competences_armes: list[str] = Field(default_factory=list)
     armes: list[Weapon] = Field(default_factory=list)
-    armure: Ranged(0) = 0  # type: ignore[valid-type]
+    armure: Positive = 0
     pv: PoolField | None = None
-    xp: Ranged(0) = 0  # type: ignore[valid-type]
-    or_: Ranged(0) = Field(0, alias="or")  # type: ignore[valid-type]
-    faces_critiques: NormalizedDict(list[Face], "faces_critiques") = Field(  # type: ignore[valid-type]
+    xp: Positive = 0
+    or_: Positive = Field(0, alias="or")
+    faces_critiques: Annotated[dict[str, list[Face]], NormalizedKeys("faces_critiques")] = Field(
         default_factory=dict
     )
 
@@ -125,9 +122,8 @@ class MaitriseSheet(BaseModel):
 
 @dataclass(frozen=True)
 class Character:
-    """A validated sheet, read the way the rules need it."""
+    """A validated sheet, read the way the rules need it (the system's typed model)."""
 
-    doc: SheetDocument
     name: str
     base: dict[str, int]
     skills: dict[str, int]
@@ -217,7 +213,8 @@ class Character:
             )
         )
 
-    def dead(self) -> bool:
+    def out_of_combat(self) -> bool:
+        """D-001.30 / D-ALL.02: at 0 pv a character is hors de combat and cannot act."""
         return self.hit_points is not None and self.hit_points[1] <= 0
 
     def max_hit_points(self) -> tuple[int, int] | None:
@@ -233,53 +230,61 @@ class Character:
 # ------------------------------------------------------------------ loading
 
 
-def _cross_problems(data: dict[str, Any], config: MaitriseConfig) -> list[str]:
-    """Problems that involve several keys (tolerant of values already reported as wrong)."""
+def _whole_values(raw: Any) -> dict[str, int]:
+    """The whole-number values of a table, keys normalized (wrong values are reported elsewhere)."""
+    if not isinstance(raw, dict):
+        return {}
+    return {normalize(str(k)): v for k, v in raw.items()
+            if isinstance(v, int) and not isinstance(v, bool)}
+
+
+def _face_problems(key: str, chosen: Any, caracs: dict[str, int], skills: dict[str, int]
+                   ) -> list[str]:
+    """R001.13: extra faces only at 20+ / 100+, on a statistic of the sheet, each face once."""
+    where = f"faces_critiques.{key}"
+    if key in CHARACTERISTICS:
+        level, top, what = caracs.get(key), CHARACTERISTIC_MAX, "caractéristique"
+    elif key in skills:
+        level, top, what = skills.get(key), SKILL_MAX, "compétence"
+    else:
+        return [f"{where} : ni une compétence ni une caractéristique de la fiche"]
     problems: list[str] = []
-    raw_skills = data.get("competences")
-    skills: dict[str, int] = {}
-    if isinstance(raw_skills, dict):
-        skills = {normalize(str(k)): v for k, v in raw_skills.items()
-                  if isinstance(v, int) and not isinstance(v, bool)}
-    raw_caracs = data.get("caracteristiques")
-    caracs: dict[str, int] = {}
-    if isinstance(raw_caracs, dict):
-        caracs = {normalize(str(k)): v for k, v in raw_caracs.items()
-                  if isinstance(v, int) and not isinstance(v, bool)}
-    faces = data.get("faces_critiques")
-    if isinstance(faces, dict):
-        for raw_key, chosen in faces.items():
-            key = normalize(str(raw_key))
-            where = f"faces_critiques.{key}"
-            if key in CHARACTERISTICS:
-                level, top, what = caracs.get(key), CHARACTERISTIC_MAX, "caractéristique"
-            elif key in skills:
-                level, top, what = skills.get(key), SKILL_MAX, "compétence"
-            else:
-                problems.append(f"{where} : ni une compétence ni une caractéristique de la fiche")
-                continue
-            if level is not None and level < top and chosen:
-                problems.append(
-                    f"{where} : faces critiques supplémentaires réservées au niveau {top}+ "
-                    f"(cette {what} est au niveau {level}, R001.13)"
-                )
-            if isinstance(chosen, list):
-                seen: set[Any] = set()
-                for face in chosen:
-                    if face in seen:
-                        problems.append(f"{where} : la face {face} est choisie deux fois")
-                    seen.add(face)
+    if level is not None and level < top and chosen:
+        problems.append(f"{where} : faces critiques supplémentaires réservées au niveau {top}+ "
+                        f"(cette {what} est au niveau {level}, R001.13)")
+    if isinstance(chosen, list):
+        seen: set[Any] = set()
+        for face in chosen:
+            if face in seen:
+                problems.append(f"{where} : la face {face} est choisie deux fois")
+            seen.add(face)
+    return problems
+
+
+def _exclusivity_problems(data: dict[str, Any], skills: dict[str, int],
+                          config: MaitriseConfig) -> list[str]:
+    """A001.21: once one weapon skill is Grand maître, the other weapon skills stop at 99."""
     weapon_skills = _weapon_skills(data)
     masters = sorted(k for k in weapon_skills if skills.get(k, 0) >= SKILL_MAX)
     cap = config.grand_master_exclusive_cap
-    if masters and cap is not None:
-        for key in sorted(weapon_skills):
-            if key != masters[0] and skills.get(key, 0) > cap:
-                problems.append(
-                    f"competences.{key} = {skills[key]} : {masters[0]} est déjà au rang Grand "
-                    f"maître, les autres compétences d'arme s'arrêtent à {cap} (A001.21)"
-                )
-    return problems
+    if not masters or cap is None:
+        return []
+    return [f"competences.{key} = {skills[key]} : {masters[0]} est déjà au rang Grand "
+            f"maître, les autres compétences d'arme s'arrêtent à {cap} (A001.21)"
+            for key in sorted(weapon_skills)
+            if key != masters[0] and skills.get(key, 0) > cap]
+
+
+def _cross_problems(data: dict[str, Any], config: MaitriseConfig) -> list[str]:
+    """Problems that involve several keys (tolerant of values already reported as wrong)."""
+    skills = _whole_values(data.get("competences"))
+    caracs = _whole_values(data.get("caracteristiques"))
+    problems: list[str] = []
+    faces = data.get("faces_critiques")
+    if isinstance(faces, dict):
+        for raw_key, chosen in faces.items():
+            problems += _face_problems(normalize(str(raw_key)), chosen, caracs, skills)
+    return problems + _exclusivity_problems(data, skills, config)
 
 
 def _weapon_skills(data: dict[str, Any]) -> frozenset[str]:
@@ -300,7 +305,9 @@ def load_character(doc: SheetDocument, config: MaitriseConfig = DEFAULT) -> Char
     problems: list[str] = []
     model: MaitriseSheet | None = None
     try:
-        model = validate(MaitriseSheet, doc)
+        valid = validate(MaitriseSheet, doc)
+        assert isinstance(valid, MaitriseSheet)
+        model = valid
     except SheetError as exc:
         problems.extend(exc.problems or [exc.message])
     problems.extend(_cross_problems(data, config))
@@ -310,7 +317,6 @@ def load_character(doc: SheetDocument, config: MaitriseConfig = DEFAULT) -> Char
     caracs = model.caracteristiques.model_dump()
     hp = None if model.pv is None else (int(model.pv.max), int(model.pv.actuels))
     return Character(
-        doc=doc,
         name=model.nom,
         base={k: int(v) for k, v in caracs.items()},
         skills={k: int(v) for k, v in model.competences.items()},
@@ -323,6 +329,67 @@ def load_character(doc: SheetDocument, config: MaitriseConfig = DEFAULT) -> Char
         extra_faces={k: tuple(int(f) for f in v) for k, v in model.faces_critiques.items()},
         config=config,
     )
+
+
+# ------------------------------------------------------------------ `jdr sheet show`
+
+
+def _faces_text(faces: frozenset[int]) -> str:
+    return f", critiques sur {', '.join(map(str, sorted(faces)))}" if len(faces) > 1 else ""
+
+
+def _characteristic_rows(char: Character) -> tuple[Row, ...]:
+    """R001.01 / R001.03 / R001.06: value with mastery bonuses, modifier, extra faces."""
+    rows = []
+    for key, name in CHARACTERISTICS.items():
+        value, bonus = char.characteristic(key), char.bonus(key)
+        faces = char.critical_faces(key)
+        plus = "+" if len(faces) > 1 else ""
+        extra = f" (dont +{bonus} de maîtrise)" if bonus else ""
+        rows.append(Row(key, name, value, f"{value}{plus}, mod {modifier(value):+d}{extra}"
+                        f"{_faces_text(faces)}", "R001.03"))
+    return tuple(rows)
+
+
+def _skill_rows(char: Character) -> tuple[Row, ...]:
+    """R001.05 / R001.09 / R001.23: level, rank, die face needed, Incompétent malus."""
+    rows = []
+    for key in sorted(set(char.skills) | set(char.weapon_skills)):
+        level, rank = char.skill(key), char.rank(key)
+        faces = char.critical_faces(key)
+        plus = "+" if level >= SKILL_MAX and len(faces) > 1 else ""
+        weapon = " (arme)" if char.is_weapon_skill(key) else ""
+        malus = ", −7 à l'attaque et −2 aux dégâts" if char.incompetent(key) else ""
+        rows.append(Row(key, key, level, f"{level}{plus} — {rank.name}{weapon}, réussite au dé "
+                        f"dès {rank.success_face}{_faces_text(faces)}{malus}", "R001.05"))
+    return tuple(rows)
+
+
+def _combat_rows(char: Character) -> tuple[Row, ...]:
+    hp = char.max_hit_points()
+    weapons = ", ".join(f"{n} ({s})" for n, s in char.weapons) or None
+    return (
+        Row("weapons", "Armes", weapons, weapons or "aucune", "A001.05"),
+        Row("armor", "Armure", char.armour, f"{char.armour} point(s) retirés des dégâts",
+            "R001.22"),
+        Row("hit_points", "Points de vie", None if hp is None else hp[1],
+            "inconnus" if hp is None else f"{hp[1]}/{hp[0]}", "A001.12"),
+        Row("state", "État", "hors_de_combat" if char.out_of_combat() else "debout",
+            "hors de combat" if char.out_of_combat() else "debout", "D-001.30"),
+        Row("initiative", "Initiative (Adresse)", char.characteristic("adresse"), "", "A001.25"),
+    )
+
+
+def sheet_view(char: Character) -> SheetView:
+    """`jdr sheet show`: characteristics, skills with their rank, combat, progression."""
+    progression = (Row("xp", "XP", char.xp, f"{char.xp} XP à dépenser", "R001.25"),
+                   Row("gold", "Or", char.gold, f"{char.gold} pièce(s) d'or", "R001.28"))
+    return SheetView("maitrise", char.name, (
+        Section("Caractéristiques", _characteristic_rows(char)),
+        Section("Compétences", _skill_rows(char)),
+        Section("Combat", _combat_rows(char)),
+        Section("Progression", progression),
+    ))
 
 
 # ------------------------------------------------------------------ template

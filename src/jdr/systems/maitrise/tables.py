@@ -6,6 +6,11 @@
   E001.07, A001.19), and their Charisme / Volonté bonuses (R001.06, E001.08).
 - `ATTACK_CRITICALS` / `DEFENCE_CRITICALS` : the options a critical success may take (R001.18,
   R001.19).
+
+Not modelled, by the rules' own silence: combat techniques (R001.30, A001.22: GM content), the
+surprise contest's skills (A001.24: roll any two skills with `check --contre`), the truncated
+sentences (R001.31 / A001.13 on the modifier table, R001.20 / A001.08 on critical failure), the
+typos (A001.28).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from dataclasses import dataclass
 
 # ------------------------------------------------------------------ characteristics (R001.01)
 
+# A001.14: the source's "L'apparence" is read as the single characteristic Charisme.
 CHARACTERISTICS: dict[str, str] = {
     "intelligence": "Intelligence",
     "adresse": "Adresse",
@@ -127,14 +133,10 @@ DEFENCE_CRITICALS: dict[str, str] = {  # R001.19
     "mj": "Laisser faire le MJ",
 }
 
-DEFENCE_CRITICAL_ALIASES: dict[str, str] = {
-    "solidifier": "appuis",
-    "solidifier_ses_appuis": "appuis",
-    "resister_au_coup": "resister",
+DEFENCES: dict[str, str] = {  # R001.15
+    "parade": "Parade : la compétence de l'arme, la plus grande marge l'emporte",
+    "esquive": "Esquive : jet d'Adresse, 10 de marge évitent le coup quelle que soit l'attaque",
+    "aucune": "Aucune défense : l'attaque réussie touche",
 }
 
-DEFENCES: dict[str, str] = {  # R001.15
-    "parade": "parade",
-    "esquive": "esquive",
-    "aucune": "aucune défense",
-}
+DODGE = "esquive"  # R001.17: the name that rolls Adresse as a dodge

@@ -1,0 +1,198 @@
+"""Where a campaign lives and how we talk to it: a SQLite file (default) or a PostgreSQL URL.
+
+- `find_target`: `--campagne` (a file or a URL), then `JDR_CAMPAGNE`, then the only `*.jdr` file
+  of the current folder.
+- `connect`: the engine, with writers serialised per campaign: SQLite `BEGIN IMMEDIATE` (WAL,
+  busy timeout), PostgreSQL a row lock on the campaign (see `store.py`).
+- `migrate` / `check_schema`: Alembic migrations from the first revision up; a file that is not a
+  campaign, or a campaign of a newer schema, is a clear French error.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from jdr.errors import JdrError
+
+SUFFIX = ".jdr"
+VERSION_TABLE = "jdr_alembic_version"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class CampaignError(JdrError):
+    """A campaign that cannot be found, opened or written."""
+
+
+def is_url(target: str) -> bool:
+    return "://" in target
+
+
+def find_target(explicit: str | None, folder: Path | None = None) -> str:
+    """The campaign asked for: `--campagne`, then `JDR_CAMPAGNE`, then the only `*.jdr` here."""
+    if explicit:
+        return explicit
+    env = os.environ.get("JDR_CAMPAGNE")
+    if env:
+        return env
+    here = folder or Path.cwd()
+    found = sorted(p for p in here.glob(f"*{SUFFIX}") if p.is_file())
+    if len(found) == 1:
+        return str(found[0])
+    if not found:
+        raise CampaignError("aucune campagne : donnez --campagne FICHIER|URL, ou JDR_CAMPAGNE, "
+                            f"ou placez-vous dans le dossier d'un fichier {SUFFIX}")
+    names = ", ".join(p.name for p in found)
+    raise CampaignError(f"plusieurs campagnes dans ce dossier ({names}) : choisissez avec --campagne")
+
+
+def split_target(target: str) -> tuple[str, str | None]:
+    """`URL#NOM` names one campaign of a database holding several."""
+    if is_url(target) and "#" in target:
+        url, name = target.rsplit("#", 1)
+        return url, name or None
+    return target, None
+
+
+def _sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path.resolve()}"
+
+
+def check_sqlite_file(path: Path, must_exist: bool) -> None:
+    """A campaign file must be a regular SQLite file; say so in French otherwise."""
+    if not path.exists():
+        if must_exist:
+            raise CampaignError(f"campagne introuvable : {path}")
+        folder = path.resolve().parent
+        if not folder.is_dir():
+            raise CampaignError(f"dossier introuvable pour la campagne : {folder}")
+        if not os.access(folder, os.W_OK):
+            raise CampaignError(f"dossier en lecture seule : {folder}")
+        return
+    if not path.is_file():
+        raise CampaignError(f"{path} n'est pas un fichier de campagne")
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise CampaignError(f"{path} : lecture impossible ({exc.strerror})") from None
+    if head != SQLITE_MAGIC:
+        raise CampaignError(f"{path} n'est pas une campagne jdr (ce n'est pas une base SQLite)")
+
+
+def engine_for(target: str, must_exist: bool = True) -> Any:
+    """A SQLAlchemy engine for a campaign file or URL."""
+    from sqlalchemy import create_engine, event
+
+    if is_url(target):
+        if not target.startswith(("postgresql", "sqlite")):
+            raise CampaignError("base non prise en charge : postgresql+psycopg://… ou un fichier .jdr")
+        try:
+            return create_engine(target, pool_pre_ping=True)
+        except Exception as exc:  # bad URL syntax, unknown driver
+            raise CampaignError(f"adresse de base invalide ({type(exc).__name__})") from None
+    path = Path(target)
+    check_sqlite_file(path, must_exist)
+    engine = create_engine(_sqlite_url(path), connect_args={"timeout": 60})
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _alembic_config(connection: Any) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    cfg = _alembic_config(None)
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(connection: Any) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    ctx = MigrationContext.configure(connection, opts={"version_table": VERSION_TABLE})
+    return ctx.get_current_revision()
+
+
+def known_revisions() -> set[str]:
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(_alembic_config(None))
+    return {rev.revision for rev in script.walk_revisions()}
+
+
+def migrate(engine: Any, revision: str = "head") -> None:
+    """Create or upgrade the schema (Alembic), refusing a schema newer than this jdr."""
+    from alembic import command
+
+    with engine.begin() as connection:
+        current = current_revision(connection)
+        if current is not None and current not in known_revisions():
+            raise CampaignError(
+                f"cette campagne a un schéma plus récent ({current}) que ce jdr ne connaît : "
+                "mettez jdr à jour")
+        command.upgrade(_alembic_config(connection), revision)
+
+
+def check_schema(engine: Any) -> None:
+    """An existing campaign: known schema (upgraded if older), or a French error."""
+    from sqlalchemy import inspect
+
+    with engine.connect() as connection:
+        tables = set(inspect(connection).get_table_names())
+        connection.rollback()
+    if VERSION_TABLE not in tables:
+        raise CampaignError("cette base n'est pas une campagne jdr (aucune table jdr) : "
+                            "créez-la avec jdr campagne new")
+    migrate(engine)
+
+
+@contextmanager
+def translated_errors() -> Iterator[None]:
+    """Database errors a person can meet, in French (connection refused, locked, ...)."""
+    from sqlalchemy.exc import DatabaseError, OperationalError
+
+    try:
+        yield
+    except OperationalError as exc:
+        text = str(exc.orig) if exc.orig is not None else str(exc)
+        if "file is not a database" in text or "file is encrypted" in text:
+            raise CampaignError("ce fichier n'est pas une campagne jdr (base SQLite illisible)") from None
+        if "database is locked" in text:
+            raise CampaignError("campagne occupée par un autre processus depuis trop longtemps ; "
+                                "réessayez") from None
+        if "readonly" in text or "read-only" in text:
+            raise CampaignError("campagne en lecture seule : impossible d'écrire") from None
+        first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+        raise CampaignError(f"base de données injoignable ou refusée ({first[:160]})") from None
+    except DatabaseError as exc:
+        text = str(exc.orig) if exc.orig is not None else str(exc)
+        if "file is not a database" in text:
+            raise CampaignError("ce fichier n'est pas une campagne jdr (base SQLite illisible)") from None
+        raise

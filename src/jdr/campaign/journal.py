@@ -1,0 +1,105 @@
+"""The journal: every action appended with its dice, result and sheet changes; undo of the last one.
+
+`commit(tx, pending, record)` writes the changed sheets and appends the entry in the same
+transaction. `undo(tx, author)` puts back the values the last action changed, and refuses (in
+French) when one of them has changed since — a later action, or an edit by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from jdr.campaign.store import Entry, Tx
+from jdr.core.results import Line, Notes
+from jdr.core.sheet import SheetDocument, to_plain
+from jdr.core.system import SheetChange
+from jdr.core.usecase import Pending, Record
+from jdr.errors import RuleError
+
+ENCOUNTER = "@rencontre"
+
+
+def commit(tx: Tx, pending: Pending, rec: Record) -> Entry:
+    """Write the sheets and the journal entry together (one transaction)."""
+    tx.save(pending.docs)
+    pending.committed = True
+    return tx.append(rec.actor, rec.action, rec.params, rec.dice, rec.result, rec.text, rec.forum,
+                     rec.changes, rec.visibility, rec.author)
+
+
+def _delete(doc: SheetDocument, path: tuple[str, ...]) -> None:
+    node: Any = doc.data
+    for name in path[:-1]:
+        key = doc._key(node, name)
+        node = node.get(key)
+        if not isinstance(node, Mapping):
+            return
+    key = doc._key(node, path[-1])
+    if key in node:
+        del node[key]
+
+
+def _label(change: Mapping[str, Any]) -> str:
+    return f"{change['character']} {'.'.join(change['path'])}"
+
+
+def undo(tx: Tx, author: str = "MJ") -> Entry:
+    """Undo the last action not yet undone; refuse if a value it changed has moved since."""
+    row = tx.last_undoable()
+    if row is None:
+        raise RuleError("rien à annuler : le journal n'a aucune action annulable")
+    docs: dict[str, SheetDocument] = {}
+    inverse: list[dict[str, Any]] = []
+    encounter: list[dict[str, Any]] = []
+    for ch in reversed(row.changes):
+        name = ch["character"]
+        if name == ENCOUNTER:
+            current_state = tx.encounter()
+            now_value = current_state.state if current_state is not None else None
+            if now_value != ch["after"]:
+                raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({row.action}) : "
+                                "la rencontre a changé depuis")
+            encounter.append(ch)
+            inverse.append({**ch, "before": ch["after"], "after": ch["before"]})
+            continue
+        doc = docs.get(name) or tx.document(name)
+        docs[name] = doc
+        path = tuple(ch["path"])
+        current = to_plain(SheetChange(doc, path, None, ch["pool"]).current())
+        if current != ch["after"]:
+            later = _later_change(tx, row.seq, ch)
+            since = f" par l'action n° {later}" if later else " (modifié à la main)"
+            raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({row.action}) : "
+                            f"{_label(ch)} vaut {current!r} au lieu de {ch['after']!r}, changé "
+                            f"depuis{since}")
+        if ch["before"] is None:
+            _delete(doc, path)
+        else:
+            SheetChange(doc, path, ch["before"], ch["pool"]).apply()
+        inverse.append({**ch, "before": ch["after"], "after": ch["before"]})
+    system = tx.campaign.system
+    for doc in docs.values():
+        system.load(doc)
+    tx.save(list(docs.values()))
+    for ch in encounter:
+        tx.set_encounter(ch["before"])
+    lines = tuple(Line("rencontre remise comme avant" if c["character"] == ENCOUNTER
+                       else f"{_label(c)} : {c['before']} → {c['after']}") for c in inverse)
+    result = Notes(f"Annulation de l'action n° {row.seq} ({row.action}, {row.actor})", lines)
+    from jdr.render.forum import to_forum
+    from jdr.render.json import to_json
+    from jdr.render.text import to_text
+
+    entry = tx.append(author, "annuler", {"seq": row.seq}, [], to_json(result), to_text(result),
+                      to_forum(result), inverse, row.visibility, author, undoes=row.seq)
+    row.undone_by = entry.seq
+    return entry
+
+
+def _later_change(tx: Tx, seq: int, change: Mapping[str, Any]) -> int | None:
+    for entry in tx.entries(since=seq):
+        for other in entry.changes:
+            if other["character"] == change["character"] and other["path"] == change["path"]:
+                return entry.seq
+    return None

@@ -1,0 +1,347 @@
+"""A campaign: characters (YAML kept losslessly), the encounter and the journal, in one database.
+
+Every write goes through `Campaign.transaction()`: one database transaction in which the campaign
+is locked for writing (SQLite `BEGIN IMMEDIATE`; PostgreSQL `SELECT … FOR UPDATE` on the campaign
+row), so two processes acting on one campaign are serialised and never lose an update. Killing a
+process mid-action rolls the transaction back: the campaign is before or after, never between.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jdr.campaign.db import CampaignError, check_schema, engine_for, migrate, split_target, translated_errors
+from jdr.campaign.schema import CampaignRow, CharacterRow, EncounterRow, JournalRow
+from jdr.core.sheet import SheetDocument
+from jdr.core.system import GameSystem, Loaded
+from jdr.errors import JdrError, RuleError
+from jdr.names import normalize, unknown_name_message
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+MAX_NAME = 200
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class CharacterInfo:
+    name: str
+    kind: str
+    group: str | None
+    player: str | None
+    version: int
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One journal entry, as read back."""
+
+    seq: int
+    at: datetime
+    actor: str
+    action: str
+    params: dict[str, Any]
+    dice: list[Any]
+    result: dict[str, Any]
+    text: str
+    forum: str
+    changes: list[Any]
+    visibility: str
+    author: str | None
+    undone_by: int | None
+    undoes: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq, "at": self.at.isoformat(), "actor": self.actor,
+            "action": self.action, "params": self.params, "dice": self.dice,
+            "result": self.result, "text": self.text, "forum": self.forum,
+            "changes": self.changes, "visibility": self.visibility, "author": self.author,
+            "undone_by": self.undone_by, "undoes": self.undoes,
+        }
+
+
+def _entry(row: JournalRow) -> Entry:
+    return Entry(row.seq, row.at, row.actor, row.action, row.params, row.dice, row.result,
+                 row.text, row.forum, row.changes, row.visibility, row.author, row.undone_by,
+                 row.undoes)
+
+
+class Campaign:
+    """Handle on one campaign of a database."""
+
+    def __init__(self, engine: Any, campaign_id: int, name: str, system_id: str, target: str) -> None:
+        self.engine = engine
+        self.id = campaign_id
+        self.name = name
+        self.system_id = system_id
+        self.target = target
+
+    # -- creation and opening --------------------------------------------------
+
+    @classmethod
+    def create(cls, target: str, name: str, system_id: str) -> Campaign:
+        from sqlalchemy.orm import Session
+
+        from jdr.core.registry import get_system
+
+        system = get_system(system_id)
+        clean_name = _check_name(name, "nom de campagne")
+        url, _ = split_target(target)
+        with translated_errors():
+            engine = engine_for(url, must_exist=False)
+            migrate(engine)
+            with Session(engine) as session, session.begin():
+                from sqlalchemy import select
+
+                if session.scalar(select(CampaignRow).where(CampaignRow.name == clean_name)):
+                    raise CampaignError(f"la campagne « {clean_name} » existe déjà dans cette base")
+                row = CampaignRow(name=clean_name, system=system.id, created_at=now(), journal_seq=0)
+                session.add(row)
+                session.flush()
+                campaign_id = row.id
+        return cls(engine, campaign_id, clean_name, system.id, target)
+
+    @classmethod
+    def open(cls, target: str) -> Campaign:
+        from sqlalchemy import select
+        from sqlalchemy.orm import Session
+
+        url, wanted = split_target(target)
+        with translated_errors():
+            engine = engine_for(url, must_exist=True)
+            check_schema(engine)
+            with Session(engine) as session:
+                rows = [(r.id, r.name, r.system) for r in
+                        session.scalars(select(CampaignRow).order_by(CampaignRow.id))]
+                session.rollback()
+        if wanted is not None:
+            rows = [r for r in rows if normalize(r[1]) == normalize(wanted)]
+            if not rows:
+                raise CampaignError(f"campagne « {wanted} » introuvable dans cette base")
+        if not rows:
+            raise CampaignError("cette base ne contient aucune campagne")
+        if len(rows) > 1:
+            names = ", ".join(r[1] for r in rows)
+            raise CampaignError(f"cette base contient plusieurs campagnes ({names}) : "
+                                "ajoutez #NOM à l'adresse")
+        campaign_id, name, system_id = rows[0]
+        return cls(engine, campaign_id, name, system_id, target)
+
+    @property
+    def system(self) -> GameSystem[Any]:
+        from jdr.core.registry import get_system
+
+        return get_system(self.system_id)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
+        """One locked write transaction: committed at the end, rolled back on any error."""
+        from sqlalchemy.orm import Session
+
+        with (translated_errors(), Session(self.engine, expire_on_commit=False) as session,
+              session.begin()):
+            tx = Tx(self, session)
+            tx.lock()
+            yield tx
+
+    @contextmanager
+    def reading(self) -> Iterator[Tx]:
+        """A transaction for reading only (rolled back at the end)."""
+        from sqlalchemy.orm import Session
+
+        with translated_errors(), Session(self.engine) as session, session.begin():
+            yield Tx(self, session)
+            session.rollback()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _check_name(name: str, what: str) -> str:
+    from jdr.render.safe import clean
+
+    text = name.strip()
+    if not text or len(text) > MAX_NAME or clean(text) != text:
+        raise RuleError(f"{what} invalide : 1 à {MAX_NAME} caractères imprimables, sur une ligne")
+    return text
+
+
+class Tx:
+    """What one transaction can do on a campaign."""
+
+    def __init__(self, campaign: Campaign, session: Session) -> None:
+        self.campaign = campaign
+        self.session = session
+        self._rows: dict[int, CharacterRow] = {}  # id(doc) -> row
+
+    def lock(self) -> None:
+        from sqlalchemy import select
+
+        row = self.session.scalar(select(CampaignRow).where(CampaignRow.id == self.campaign.id)
+                                  .with_for_update())
+        if row is None:
+            raise CampaignError("campagne supprimée entre-temps")
+        self.row = row
+
+    # -- characters ---------------------------------------------------------------
+
+    def _character(self, name: str) -> CharacterRow:
+        from sqlalchemy import select
+
+        key = normalize(name)
+        row = self.session.scalar(select(CharacterRow).where(
+            CharacterRow.campaign_id == self.campaign.id, CharacterRow.key == key))
+        if row is None:
+            known = self.session.scalars(select(CharacterRow.key).where(
+                CharacterRow.campaign_id == self.campaign.id))
+            raise RuleError(unknown_name_message("personnage", name, list(known)))
+        return row
+
+    def characters(self) -> list[CharacterInfo]:
+        from sqlalchemy import select
+
+        rows = self.session.scalars(select(CharacterRow).where(
+            CharacterRow.campaign_id == self.campaign.id).order_by(CharacterRow.id))
+        return [CharacterInfo(r.name, r.kind, r.group_name, r.player, r.version) for r in rows]
+
+    def document(self, name: str) -> SheetDocument:
+        row = self._character(name)
+        doc = SheetDocument.from_text(row.yaml, Path(row.name))
+        self._rows[id(doc)] = row
+        return doc
+
+    def load(self, names: Sequence[str]) -> tuple[GameSystem[Any], list[Loaded[Any]]]:
+        """Characters by name, each read and validated once, as `Loaded` handles."""
+        from jdr.core.usecase import load
+
+        system = self.campaign.system
+        return system, [load(system, self.document(n)) for n in names]
+
+    def row_of(self, doc: SheetDocument) -> CharacterRow:
+        row: CharacterRow = self._rows[id(doc)]
+        return row
+
+    def add(self, doc: SheetDocument, kind: str = "pj", group: str | None = None,
+            player: str | None = None, replace: bool = False) -> str:
+        """Import a validated sheet; its `nom` is its name in the campaign."""
+        from sqlalchemy import select
+
+        from jdr.core.usecase import load
+
+        system = self.campaign.system
+        if doc.system_id != system.id:
+            raise RuleError(f"{doc.path} : fiche {doc.system_id}, la campagne est en {system.id}")
+        loaded = load(system, doc)
+        name = _check_name(loaded.name, "nom de personnage")
+        key = normalize(name)
+        existing = self.session.scalar(select(CharacterRow).where(
+            CharacterRow.campaign_id == self.campaign.id, CharacterRow.key == key))
+        text = doc.dump()
+        if existing is not None:
+            if not replace:
+                raise RuleError(f"« {name} » existe déjà dans la campagne "
+                                "(--remplacer pour le mettre à jour)")
+            existing.yaml, existing.version = text, existing.version + 1
+            existing.updated_at = now()
+            return name
+        self.session.add(CharacterRow(
+            campaign_id=self.campaign.id, name=name, key=key, kind=kind, group_name=group,
+            player=player, yaml=text, version=1, updated_at=now()))
+        self.session.flush()
+        return name
+
+    def add_group(self, template: SheetDocument, count: int, base: str) -> list[str]:
+        """NPC group from one template: « 3 gobelins » → Gobelin 1..3, each with its own sheet."""
+        if not 1 <= count <= 100:
+            raise RuleError("groupe de PNJ : de 1 à 100 membres")
+        names = []
+        for i in range(1, count + 1):
+            doc = SheetDocument.from_text(template.dump(), template.path)
+            doc.set(("nom",), f"{base} {i}")
+            names.append(self.add(doc, kind="pnj", group=base))
+        return names
+
+    def export(self, name: str) -> str:
+        return self._character(name).yaml
+
+    def save(self, docs: Sequence[SheetDocument]) -> None:
+        """Write changed sheets (already validated by the use case) back to their rows."""
+        for doc in docs:
+            row = self._rows.get(id(doc))
+            if row is None:
+                raise JdrError(f"{doc.path} : fiche hors de la campagne")
+            text = doc.dump()
+            if len(text.encode("utf-8")) > 1_000_000:
+                raise RuleError(f"{row.name} : la fiche dépasserait 1 Mo ; rien n'est écrit")
+            row.yaml, row.version, row.updated_at = text, row.version + 1, now()
+
+    # -- journal ------------------------------------------------------------------------
+
+    def append(self, actor: str, action: str, params: dict[str, Any], dice: list[Any],
+               result: dict[str, Any], text: str, forum: str, changes: list[Any],
+               visibility: str = "public", author: str | None = None,
+               undoes: int | None = None) -> Entry:
+        self.row.journal_seq += 1
+        row = JournalRow(
+            campaign_id=self.campaign.id, seq=self.row.journal_seq, at=now(), actor=actor,
+            action=action, params=params, dice=dice, result=result, text=text, forum=forum,
+            changes=changes, visibility=visibility, author=author, undoes=undoes)
+        self.session.add(row)
+        self.session.flush()
+        return _entry(row)
+
+    def entries(self, since: int = 0, limit: int = 1000) -> list[Entry]:
+        from sqlalchemy import select
+
+        rows = self.session.scalars(select(JournalRow).where(
+            JournalRow.campaign_id == self.campaign.id, JournalRow.seq > since)
+            .order_by(JournalRow.seq).limit(limit))
+        return [_entry(r) for r in rows]
+
+    def entry_row(self, seq: int) -> JournalRow | None:
+        from sqlalchemy import select
+
+        row: JournalRow | None = self.session.scalar(select(JournalRow).where(
+            JournalRow.campaign_id == self.campaign.id, JournalRow.seq == seq))
+        return row
+
+    def last_undoable(self) -> JournalRow | None:
+        from sqlalchemy import select
+
+        row: JournalRow | None = self.session.scalar(select(JournalRow).where(
+            JournalRow.campaign_id == self.campaign.id, JournalRow.undone_by.is_(None),
+            JournalRow.undoes.is_(None), JournalRow.action != "annuler")
+            .order_by(JournalRow.seq.desc()).limit(1))
+        return row
+
+    # -- encounter ----------------------------------------------------------------------
+
+    def encounter(self) -> EncounterRow | None:
+        from sqlalchemy import select
+
+        row: EncounterRow | None = self.session.scalar(select(EncounterRow).where(
+            EncounterRow.campaign_id == self.campaign.id, EncounterRow.active.is_(True)))
+        return row
+
+    def set_encounter(self, state: dict[str, Any] | None) -> None:
+        row = self.encounter()
+        if state is None:
+            if row is not None:
+                row.active = False
+            return
+        if row is None:
+            self.session.add(EncounterRow(campaign_id=self.campaign.id, active=True, state=state,
+                                          version=1))
+        else:
+            row.state, row.version = state, row.version + 1
+        self.session.flush()

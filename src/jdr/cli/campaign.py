@@ -1,0 +1,301 @@
+"""`jdr campagne …`, `jdr combat …`, `jdr journal`, `jdr annuler`: the lasting state, from the
+command line. Thin: parse, call `jdr.campaign`, render, print after the commit."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from jdr.errors import JdrError
+
+campaign_app = typer.Typer(help="Campagne : base de la partie (personnages, rencontre, journal).",
+                           no_args_is_help=True, rich_markup_mode=None)
+combat_app = typer.Typer(help="Rencontre : ordre d'initiative, round, tour, états.",
+                         invoke_without_command=True, rich_markup_mode=None)
+
+CampOpt = Annotated[str | None, typer.Option(
+    "--campagne", help="Campagne : fichier .jdr ou adresse postgresql+psycopg://…[#NOM].")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Sortie JSON (pour les scripts).")]
+FormatOpt = Annotated[str, typer.Option("--format", help="texte, forum (BBCode) ou json.")]
+DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
+SeedOpt = Annotated[str | None, typer.Option("--seed", help="Graine (0 à 999999999).")]
+DesOpt = Annotated[str | None, typer.Option("--des", help="Faces lancées à la main (ex. 8,6).")]
+
+
+def _print(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _output(fmt: str, as_json: bool, detail: bool) -> Any:
+    from jdr.cli.main import Output
+
+    return Output(fmt, as_json, detail)
+
+
+def _source(seed: str | None, des: str | None) -> Any:
+    from jdr.core.options import parse_int
+    from jdr.core.usecase import Recording
+    from jdr.dice.source import make_source
+
+    number = parse_int(seed, "--seed", 0, 999_999_999) if seed is not None else None
+    return Recording(make_source(number, des))
+
+
+def _open(campagne: str | None) -> Any:
+    from jdr.campaign.db import find_target
+    from jdr.campaign.store import Campaign
+
+    return Campaign.open(find_target(campagne))
+
+
+@campaign_app.command("new")
+def new_cmd(
+    nom: Annotated[str, typer.Argument(help="Nom de la campagne (fichier NOM.jdr).")],
+    systeme: Annotated[str, typer.Option("--systeme", help="cydonia, maitrise, dd35, cyd ou felins.")],
+    db: Annotated[str | None, typer.Option(
+        "--db", help="Adresse PostgreSQL (postgresql+psycopg://…) au lieu d'un fichier.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Crée une campagne : NOM.jdr dans le dossier courant, ou dans la base donnée par --db."""
+    from jdr.campaign.db import SUFFIX
+    from jdr.campaign.store import Campaign
+    from jdr.render.json import dumps
+
+    target = db if db is not None else str(Path(f"{nom}{SUFFIX}"))
+    if db is None and Path(target).exists():
+        raise JdrError(f"{target} existe déjà : je n'écrase pas une campagne")
+    campaign = Campaign.create(target, nom, systeme)
+    campaign.dispose()
+    where = target if db is None else "la base donnée"
+    _print(dumps({"campaign": campaign.name, "system": campaign.system_id, "target": target})
+           if as_json else f"Campagne « {campaign.name} » ({campaign.system_id}) créée : {where}")
+
+
+@campaign_app.command("import")
+def import_cmd(
+    fichiers: Annotated[list[Path], typer.Argument(help="Fiches YAML à importer.")],
+    pnj: Annotated[bool, typer.Option("--pnj", help="Ce sont des PNJ.")] = False,
+    joueur: Annotated[str | None, typer.Option("--joueur", help="Joueur à qui les confier.")] = None,
+    nombre: Annotated[int | None, typer.Option(
+        "--nombre", min=1, max=100, help="Groupe de PNJ tiré d'un modèle : « 3 » → NOM 1..3.")] = None,
+    remplacer: Annotated[bool, typer.Option(
+        "--remplacer", help="Met à jour un personnage existant.")] = False,
+    campagne: CampOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Importe des fiches YAML dans la campagne (sans perte : commentaires et ordre gardés)."""
+    from jdr.core.sheet import SheetDocument
+    from jdr.render.json import dumps
+
+    campaign = _open(campagne)
+    names: list[str] = []
+    try:
+        with campaign.transaction() as tx:
+            for path in fichiers:
+                doc = SheetDocument.load(path)
+                if nombre is not None:
+                    base = str(doc.data.get("nom", path.stem))
+                    names += tx.add_group(doc, nombre, base)
+                else:
+                    names.append(tx.add(doc, "pnj" if pnj else "pj", None, joueur, remplacer))
+    finally:
+        campaign.dispose()
+    _print(dumps({"imported": names}) if as_json else "Importé(s) : " + ", ".join(names))
+
+
+@campaign_app.command("export")
+def export_cmd(
+    noms: Annotated[list[str] | None, typer.Argument(help="Personnages (tous si aucun).")] = None,
+    dossier: Annotated[Path | None, typer.Option(
+        "--dossier", help="Écrit un fichier YAML par personnage.")] = None,
+    campagne: CampOpt = None,
+) -> None:
+    """Exporte des personnages en YAML (affichés, ou écrits dans --dossier)."""
+    from jdr.core.files import write_atomic
+    from jdr.names import normalize
+
+    campaign = _open(campagne)
+    try:
+        with campaign.reading() as tx:
+            wanted = noms or [c.name for c in tx.characters()]
+            texts = [(tx._character(n).name, tx.export(n)) for n in wanted]
+    finally:
+        campaign.dispose()
+    if dossier is None:
+        _print("---\n".join(text for _, text in texts).rstrip("\n"))
+        return
+    for name, text in texts:
+        target = dossier / f"{normalize(name)}.yaml"
+        write_atomic(target, text)
+        _print(f"{name} → {target}")
+
+
+@campaign_app.command("personnages")
+def list_cmd(campagne: CampOpt = None, as_json: JsonOpt = False) -> None:
+    """Liste les personnages et PNJ de la campagne."""
+    from jdr.render.json import dumps
+
+    campaign = _open(campagne)
+    try:
+        with campaign.reading() as tx:
+            rows = tx.characters()
+    finally:
+        campaign.dispose()
+    if as_json:
+        _print(dumps([{"name": r.name, "kind": r.kind, "group": r.group, "player": r.player,
+                       "version": r.version} for r in rows]))
+        return
+    _print(f"Campagne « {campaign.name} » ({campaign.system_id})")
+    for r in rows:
+        extra = f", joueur {r.player}" if r.player else ""
+        _print(f"  {r.name} ({r.kind}{extra})")
+
+
+@combat_app.callback()
+def combat_show(ctx: typer.Context, campagne: CampOpt = None, as_json: JsonOpt = False,
+                fmt: FormatOpt = "texte", detail: DetailOpt = False) -> None:
+    """Sans sous-commande : le tableau de la rencontre (ordre, round, tour, PV, états)."""
+    if ctx.invoked_subcommand is not None:
+        ctx.obj = {"campagne": campagne}
+        return
+    from jdr.campaign.encounter import view
+
+    out = _output(fmt, as_json, detail)
+    campaign = _open(campagne)
+    try:
+        with campaign.reading() as tx:
+            show = out.render(view(tx))
+    finally:
+        campaign.dispose()
+    show()
+
+
+def _combat_step(ctx: typer.Context, campagne: str | None, step: Any, out: Any) -> None:
+    campaign = _open(campagne or (ctx.obj or {}).get("campagne"))
+    try:
+        with campaign.transaction() as tx:
+            result, _entry = step(tx)
+            show = out.render(result)
+    finally:
+        campaign.dispose()
+    show()
+
+
+@combat_app.command("start")
+def combat_start(ctx: typer.Context,
+                 noms: Annotated[list[str], typer.Argument(help="Combattants.")],
+                 campagne: CampOpt = None, seed: SeedOpt = None, des: DesOpt = None,
+                 as_json: JsonOpt = False, fmt: FormatOpt = "texte", detail: DetailOpt = False) -> None:
+    """Commence une rencontre : initiative selon les règles du système, gardée."""
+    from jdr.campaign.encounter import start
+
+    source = _source(seed, des)
+
+    def step(tx: Any) -> Any:
+        done = start(tx, noms, source)
+        source.finish()
+        return done
+
+    _combat_step(ctx, campagne, step, _output(fmt, as_json, detail))
+
+
+@combat_app.command("suivant")
+def combat_next(ctx: typer.Context, campagne: CampOpt = None, seed: SeedOpt = None,
+                des: DesOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "texte",
+                detail: DetailOpt = False) -> None:
+    """Tour suivant : applique ce que les règles font à ce moment (réveil, round, ...)."""
+    from jdr.campaign.encounter import next_turn
+
+    source = _source(seed, des)
+
+    def step(tx: Any) -> Any:
+        done = next_turn(tx, source)
+        source.finish()
+        return done
+
+    _combat_step(ctx, campagne, step, _output(fmt, as_json, detail))
+
+
+@combat_app.command("rejoindre")
+def combat_join(ctx: typer.Context, noms: Annotated[list[str], typer.Argument(help="Arrivants.")],
+                campagne: CampOpt = None, seed: SeedOpt = None, des: DesOpt = None,
+                as_json: JsonOpt = False, fmt: FormatOpt = "texte", detail: DetailOpt = False) -> None:
+    """Des combattants rejoignent la rencontre (initiative lancée, placés dans l'ordre)."""
+    from jdr.campaign.encounter import join
+
+    source = _source(seed, des)
+
+    def step(tx: Any) -> Any:
+        done = join(tx, noms, source)
+        source.finish()
+        return done
+
+    _combat_step(ctx, campagne, step, _output(fmt, as_json, detail))
+
+
+@combat_app.command("quitter")
+def combat_leave(ctx: typer.Context, noms: Annotated[list[str], typer.Argument(help="Partants.")],
+                 campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "texte",
+                 detail: DetailOpt = False) -> None:
+    """Des combattants quittent la rencontre."""
+    from jdr.campaign.encounter import leave
+
+    _combat_step(ctx, campagne, lambda tx: leave(tx, noms), _output(fmt, as_json, detail))
+
+
+@combat_app.command("fin")
+def combat_end(ctx: typer.Context, campagne: CampOpt = None, as_json: JsonOpt = False,
+               fmt: FormatOpt = "texte", detail: DetailOpt = False) -> None:
+    """Termine la rencontre."""
+    from jdr.campaign.encounter import end
+
+    _combat_step(ctx, campagne, lambda tx: end(tx), _output(fmt, as_json, detail))
+
+
+def journal_cmd(
+    depuis: Annotated[int, typer.Option("--depuis", min=0, help="Entrées après ce numéro.")] = 0,
+    campagne: CampOpt = None,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+) -> None:
+    """Le journal de la campagne : chaque action, ses dés, son résultat, ses changements."""
+    from jdr.render.json import dumps
+    from jdr.render.safe import clean
+
+    if fmt not in ("texte", "forum", "json"):
+        raise JdrError(f"--format « {fmt[:40]} » inconnu (autorisé : texte, forum, json)")
+    campaign = _open(campagne)
+    try:
+        with campaign.reading() as tx:
+            entries = tx.entries(since=depuis)
+    finally:
+        campaign.dispose()
+    if as_json or fmt == "json":
+        _print(dumps([e.to_json() for e in entries]))
+        return
+    for e in entries:
+        undone = " (annulée)" if e.undone_by else ""
+        head = f"n° {e.seq} — {e.at:%Y-%m-%d %H:%M} — {clean(e.actor)} — {clean(e.action)}{undone}"
+        body = e.forum if fmt == "forum" else e.text
+        _print(f"[b]{head}[/b]\n{body}" if fmt == "forum" else f"{head}\n{body}")
+
+
+def undo_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "texte") -> None:
+    """Annule la dernière action (refusé si une action plus récente a changé les mêmes valeurs)."""
+    from jdr.campaign.journal import undo
+    from jdr.render.json import dumps
+
+    campaign = _open(campagne)
+    try:
+        with campaign.transaction() as tx:
+            entry = undo(tx)
+    finally:
+        campaign.dispose()
+    if as_json or fmt == "json":
+        _print(dumps(entry.to_json()))
+    else:
+        _print(entry.forum if fmt == "forum" else entry.text)

@@ -1,0 +1,317 @@
+"""Actions by type and French parameters — the one entry point of every front end.
+
+The CLI turns its arguments into `params` (French names: `personnage`, `competence`, `seuil`,
+`contre`, `attaquant`, `defenseur`, `arme`, ...), the web table receives the same `params` in
+JSON; both call `execute(workspace, type, params, ...)`. Here the characters are loaded once
+(from files or a campaign), the system's request is built, states are enforced (D-ALL.02), the
+action runs with an injected dice source, and the result is rendered for the journal before
+anything is committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jdr.core.system import (
+    AttackRequest,
+    CheckRequest,
+    Chooser,
+    GroupRequest,
+    Loaded,
+    Outcome,
+    RuleRequest,
+    XpRequest,
+    default_choice,
+)
+from jdr.core.usecase import (
+    AnySystem,
+    Pending,
+    Record,
+    Recording,
+    Workspace,
+    options,
+    prepare,
+    record,
+    same_character,
+)
+from jdr.dice.source import DiceSource
+from jdr.errors import JdrError, RuleError
+
+# type -> (accepted params, whether it may write sheets)
+PARAMS: dict[str, tuple[frozenset[str], bool]] = {
+    "roll": (frozenset({"expression"}), False),
+    "check": (frozenset({"personnage", "competence", "carac", "seuil", "contre", "bonus", "choix",
+                         "de", "opt"}), True),
+    "odds": (frozenset({"personnage", "competence", "carac", "seuil", "contre", "bonus", "choix",
+                        "de", "opt"}), False),
+    "attack": (frozenset({"attaquant", "defenseur", "arme", "defense", "visee", "critique",
+                          "complete", "opt"}), True),
+    "xp": (frozenset({"personnage", "competence", "carac", "pv", "opt"}), True),
+    "initiative": (frozenset({"personnages", "opt"}), False),
+    "duel": (frozenset({"personnages", "opt"}), True),
+    "session": (frozenset({"personnages"}), True),
+    "show": (frozenset({"personnage"}), False),
+    "regle": (frozenset({"nom", "personnages", "opt", "chances"}), True),
+}
+MAX_TEXT = 200
+MAX_CHARACTERS = 50
+
+
+def writes(kind: str) -> bool:
+    return PARAMS.get(kind, (frozenset(), False))[1]
+
+
+@dataclass
+class Done:
+    """An action done and validated, not yet committed: its result, what to journal."""
+
+    kind: str
+    system: AnySystem | None
+    pending: Pending
+    rec: Record
+    refs: list[str] = field(default_factory=list)
+    journal: bool = True  # odds, sheet views and dry runs change nothing and are not journaled
+
+    @property
+    def result(self) -> Any:
+        return self.pending.result
+
+
+def split_ref(value: str) -> tuple[str, str | None]:
+    """`FICHE` or `FICHE:COMPETENCE` (a path that exists as written wins over the split)."""
+    if Path(value).is_file() or ":" not in value:
+        return value, None
+    ref, skill = value.rsplit(":", 1)
+    return ref, (skill or None)
+
+
+def _text(params: Mapping[str, Any], key: str, required: bool = False) -> str | None:
+    value = params.get(key)
+    if value is None or value == "":
+        if required:
+            raise JdrError(f"paramètre « {key} » manquant")
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise JdrError(f"paramètre « {key} » : texte attendu")
+    text = str(value)
+    if len(text) > MAX_TEXT:
+        raise JdrError(f"paramètre « {key} » : {MAX_TEXT} caractères au plus")
+    return text
+
+
+def _flag(params: Mapping[str, Any], key: str) -> bool:
+    value = params.get(key, False)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("oui", "o", "vrai", "1", "true"):
+        return True
+    if isinstance(value, str) and value.lower() in ("non", "n", "faux", "0", "false", ""):
+        return False
+    raise JdrError(f"paramètre « {key} » : oui ou non attendu")
+
+
+def _names(params: Mapping[str, Any], key: str) -> list[str]:
+    value = params.get(key)
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not value:
+        raise JdrError(f"paramètre « {key} » : une liste de personnages attendue")
+    if len(value) > MAX_CHARACTERS:
+        raise JdrError(f"paramètre « {key} » : {MAX_CHARACTERS} personnages au plus")
+    out = []
+    for item in value:
+        if not isinstance(item, str) or not item or len(item) > MAX_TEXT:
+            raise JdrError(f"paramètre « {key} » : noms de 1 à {MAX_TEXT} caractères")
+        out.append(item)
+    return out
+
+
+def _opts(params: Mapping[str, Any]) -> list[str] | dict[str, str]:
+    value = params.get("opt")
+    if value is None:
+        return []
+    if isinstance(value, Mapping):
+        return {str(k): str(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        for item in value:
+            if item.startswith("--"):
+                raise JdrError(f"--opt « {item[:40]} » : il faut cle=valeur, pas une autre option")
+        return list(value)
+    raise JdrError("paramètre « opt » : cle=valeur attendu")
+
+
+def check_params(kind: str, params: Mapping[str, Any]) -> None:
+    if kind not in PARAMS:
+        raise JdrError(f"action « {kind[:40]} » inconnue (actions : {', '.join(sorted(PARAMS))})")
+    allowed = PARAMS[kind][0]
+    unknown = sorted(set(params) - allowed)
+    if unknown:
+        from jdr.names import unknown_name_message
+
+        raise JdrError(f"{kind} : " + unknown_name_message("paramètre", str(unknown[0])[:40], allowed))
+
+
+def refs_of(kind: str, params: Mapping[str, Any]) -> list[str]:
+    """The characters an action names, in order (sheet paths or names in a campaign)."""
+    if kind in ("check", "odds"):
+        refs = [_text(params, "personnage", True) or ""]
+        contre = _text(params, "contre")
+        if contre is not None:
+            refs.append(split_ref(contre)[0])
+        return refs
+    if kind == "attack":
+        return [_text(params, "attaquant", True) or "", _text(params, "defenseur", True) or ""]
+    if kind in ("xp", "show"):
+        return [_text(params, "personnage", True) or ""]
+    if kind in ("initiative", "duel", "session", "regle"):
+        if kind == "regle" and params.get("personnages") is None:
+            return []
+        return _names(params, "personnages")
+    return []
+
+
+def _refuse_if_unable(system: AnySystem, kind: str, who: Sequence[Loaded[Any]]) -> None:
+    """D-ALL.02: whoever the rules leave unable to act cannot attack, roll an active check or
+    spend an action."""
+    for sheet in who:
+        why = system.incapacity(sheet)
+        if why is not None:
+            rule = f" ({why.rule})" if why.rule else ""
+            raise RuleError(f"{sheet.name} ne peut pas agir : {why.text}{rule}")
+
+
+def _run_check(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: list[Loaded[Any]],
+               chooser: Chooser) -> Callable[[DiceSource | None], Outcome]:
+    contre = _text(params, "contre")
+    if contre is not None and _text(params, "seuil") is not None:
+        raise JdrError("--seuil et --contre s'excluent : un jet a un seuil OU un adversaire")
+    from jdr.core.options import parse_int
+
+    bonus = _text(params, "bonus")
+    choix = _text(params, "choix")
+    request = CheckRequest(
+        actor=loaded[0], skill=_text(params, "competence", True) or "",
+        carac=_text(params, "carac"), threshold=_text(params, "seuil"),
+        opponent=loaded[1] if contre is not None else None,
+        opponent_skill=split_ref(contre)[1] if contre is not None else None,
+        bonus=parse_int(bonus, "--bonus", -1000, 1000) if bonus is not None else 0,
+        choice=parse_int(choix, "--choix", 1, 100) if choix is not None else None,
+        die=_text(params, "de"), options=options(system, kind, _opts(params)), chooser=chooser)
+    if kind == "odds":
+        return lambda _src: Outcome(system.odds(request))
+    _refuse_if_unable(system, kind, [loaded[0]])
+    return lambda src: system.check(request, _need(src))
+
+
+def _need(source: DiceSource | None) -> DiceSource:
+    if source is None:
+        raise JdrError("cette action lance des dés : source de dés absente")
+    return source
+
+
+def _run_attack(system: AnySystem, params: Mapping[str, Any], loaded: list[Loaded[Any]],
+                chooser: Chooser) -> Callable[[DiceSource | None], Outcome]:
+    attacker, defender = loaded
+    if same_character(attacker, defender) or attacker.name == defender.name:
+        raise RuleError(f"{attacker.name} ne peut pas s'attaquer lui-même")
+    _refuse_if_unable(system, "attack", [attacker])
+    request = AttackRequest(attacker, defender, _text(params, "arme"), _text(params, "defense"),
+                            _text(params, "visee"), _text(params, "critique"),
+                            _flag(params, "complete"), options(system, "attack", _opts(params)),
+                            chooser)
+    return lambda src: system.attack(request, _need(src))
+
+
+def _run_xp(system: AnySystem, params: Mapping[str, Any], loaded: list[Loaded[Any]]
+            ) -> Callable[[DiceSource | None], Outcome]:
+    skill, carac, pv = _text(params, "competence"), _text(params, "carac"), _flag(params, "pv")
+    if len([x for x in (skill, carac) if x]) + int(pv) != 1:
+        raise JdrError("jdr xp : choisir exactement un achat parmi --competence, --carac, --pv")
+    request = XpRequest(loaded[0], skill, carac, pv, options(system, "xp", _opts(params)))
+    return lambda _src: system.xp(request)
+
+
+def _run_group(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: list[Loaded[Any]],
+               chooser: Chooser) -> Callable[[DiceSource | None], Outcome]:
+    if kind == "regle":
+        name = _text(params, "nom", True) or ""
+        rule = RuleRequest(tuple(loaded), options(system, name, _opts(params)), chooser)
+        if _flag(params, "chances"):
+            return lambda _src: Outcome(system.rule_odds(name, rule))
+        _refuse_if_unable(system, name, loaded[:1])
+        return lambda src: system.rule(name, rule, src)
+    request = GroupRequest(tuple(loaded), options(system, kind, _opts(params)))
+    if kind == "initiative":
+        return lambda src: system.initiative(request, _need(src))
+    if kind == "duel":
+        if len(loaded) != 2:
+            raise JdrError("un duel oppose exactement deux personnages")
+        _refuse_if_unable(system, kind, loaded)
+        return lambda src: system.duel(request, _need(src))
+    return lambda _src: system.new_session(request)
+
+
+def execute(ws: Workspace, kind: str, params: Mapping[str, Any], source: DiceSource | None = None,
+            *, dry_run: bool = False, chooser: Chooser = default_choice, actor: str | None = None,
+            visibility: str = "public", author: str | None = None,
+            system: AnySystem | None = None) -> Done:
+    """Run one action in `ws` (not committed: see `commit`)."""
+    check_params(kind, params)
+    recording = Recording(source) if source is not None else None
+    if kind == "roll":
+        return _roll(params, recording, actor, visibility, author)
+    refs = refs_of(kind, params)
+    loaded: list[Loaded[Any]] = []
+    if refs:
+        system, loaded = ws.open(refs)
+    elif system is None:
+        raise JdrError(f"{kind} : aucun personnage donné")
+    assert system is not None
+    action = _text(params, "nom", True) or "" if kind == "regle" else kind
+    if kind in ("check", "odds"):
+        run = _run_check(system, kind, params, loaded, chooser)
+    elif kind == "attack":
+        run = _run_attack(system, params, loaded, chooser)
+    elif kind == "xp":
+        run = _run_xp(system, params, loaded)
+    elif kind == "show":
+        sheet = loaded[0]
+        run = lambda _src: Outcome(system.show(sheet))  # noqa: E731
+    else:
+        run = _run_group(system, kind, params, loaded, chooser)
+    journal = kind not in ("odds", "show")
+    if kind == "regle" and _flag(params, "chances"):
+        recording, journal = None, False
+    pending = prepare(system, action, run, recording, dry_run)
+    who = actor or (loaded[0].name if loaded else "MJ")
+    rec = record(pending, who, kind if kind != "regle" else f"regle:{action}", _plain(params),
+                 recording, visibility, author)
+    return Done(kind, system, pending, rec, refs, journal and not dry_run)
+
+
+def _roll(params: Mapping[str, Any], source: Recording | None, actor: str | None,
+          visibility: str, author: str | None) -> Done:
+    from jdr.dice.notation import roll
+
+    expression = _text(params, "expression", True) or ""
+    if source is None:
+        raise JdrError("roll : source de dés absente")
+    result = roll(expression, source)
+    source.finish()
+    pending = Pending(Outcome(result), ())
+    rec = record(pending, actor or "MJ", "roll", _plain(params), source, visibility, author)
+    return Done("roll", None, pending, rec, [], True)
+
+
+def _plain(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in params.items()}
+
+
+def commit(ws: Workspace, done: Done) -> int | None:
+    """Write the changed sheets (and the journal entry in a campaign); the journal's seq."""
+    if not done.journal:
+        return None
+    return ws.commit(done.pending, done.rec if ws.journaled else None)
