@@ -14,6 +14,7 @@ run: $(STAMP)
 	$(VENV)/bin/jdr demo
 
 test: $(STAMP)
+	bash scripts/services.sh
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy src
 	$(VENV)/bin/pytest

@@ -39,7 +39,6 @@ def _leaves(group: Any, prefix: list[str]) -> dict[tuple[str, ...], Any]:
 
 LEAVES = _leaves(ROOT, [])
 SYSTEM_IDS = available()
-TEMPLATES = {s: get_system(s).template() for s in SYSTEM_IDS}  # one valid sheet per system
 GOOD = 3 + len(SYSTEM_IDS)
 COMMANDS = sorted(LEAVES)
 OPTIONS = sorted({o for c in commands(ROOT) for p in c.params for o in p.opts if o.startswith("-")}
@@ -153,7 +152,8 @@ def _reset(folder: Path) -> list[str]:
     (folder / "nain.yaml").write_text(NAIN_YAML, encoding="utf-8")
     (folder / "elfe.yaml").write_text(ELFE_YAML, encoding="utf-8")
     (folder / "liste.yaml").write_text("- 1\n", encoding="utf-8")
-    for system, template in TEMPLATES.items():
+    for system in SYSTEM_IDS:  # one valid sheet per system: its template
+        template = get_system(system).template()
         (folder / f"{system}.yaml").write_text(template, encoding="utf-8")
         (folder / f"{system}-2.yaml").write_text(template.replace("nom:", "nom: B #", 1), encoding="utf-8")
     good = ["nain.yaml", "elfe.yaml", str(folder / "nain.yaml"), *(f"{s}.yaml" for s in SYSTEM_IDS)]

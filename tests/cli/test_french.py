@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,3 +158,43 @@ def test_opt_value_refused_under_json(sheets: tuple[Path, Path]) -> None:
     nain, _ = sheets
     run = cli("check", nain, "hache", "--opt", "--json")
     assert run.code == 2 and "--opt" in run.json()["error"]
+
+
+# ------------------------------------------------------------------ every click error, in French
+
+
+def _param(command_name: str, name: str) -> Any:
+    from jdr.cli.main import command
+
+    cmd = command(command_name).commands[command_name]
+    return next(p for p in cmd.params if p.name == name)
+
+
+def test_usage_message_for_each_click_error() -> None:
+    from typer._click import exceptions as cx
+
+    from jdr.cli.french import usage_message
+
+    seuil, fiche = _param("check", "seuil"), _param("check", "fiche")
+    cases = [
+        (cx.MissingParameter(param=fiche), "argument FICHE manquant"),
+        (cx.MissingParameter(param=seuil, param_type="option"),
+         "option --seuil obligatoire absente"),
+        (cx.BadParameter("Input should be a valid integer", param=seuil),
+         "valeur invalide pour --seuil : valeur refusée"),
+        (cx.BadParameter("Value must be an iterable.", param=seuil),
+         "valeur invalide pour --seuil : plusieurs valeurs attendues"),
+        (cx.NoSuchOption("--seul", possibilities=["--seuil"]),
+         "option inconnue : --seul ; vouliez-vous dire --seuil ?"),
+        (cx.BadOptionUsage("--contre", "Option '--contre' requires 2 arguments."),
+         "l'option --contre attend 2 valeurs"),
+        (cx.BadArgumentUsage("Argument 'fiches' takes 2 values."), "l'argument FICHES attend 2 valeurs"),
+        (cx.UsageError("Missing command."), "commande manquante"),
+        (cx.UsageError("No such command 'rol'. Did you mean 'roll', 'odds'?"),
+         "commande inconnue : « rol » ; vouliez-vous dire roll, odds ?"),
+        (cx.UsageError("Got unexpected extra arguments (a b)"), "argument(s) en trop : a b"),
+        (cx.UsageError("Something new in a later typer."), "commande mal formée"),
+    ]
+    for exc, french in cases:
+        assert usage_message(exc) == french, (exc, usage_message(exc))
+    assert usage_message(ValueError("x")) is None

@@ -10,6 +10,7 @@ unable to act has its turn passed, with a note naming the rule.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from jdr.campaign.journal import ENCOUNTER
@@ -67,17 +68,33 @@ def _journal(tx: Tx, action: str, params: dict[str, Any], before: dict[str, Any]
                      to_forum(result), [*changes, enc_change], "public", author)
 
 
-def start(tx: Tx, names: list[str], source: Any, opts: Any = None, author: str = "MJ"
-          ) -> tuple[EncounterView, Entry]:
+def _given_order(loaded: list[Loaded[Any]]) -> Outcome:
+    """The order the MJ gives (a system with no initiative rule, or `--ordre-donne`)."""
+    from jdr.core.initiative import OrderEntry
+
+    n = len(loaded)
+    entries = tuple(OrderEntry(s.name, n - i, None, (), ()) for i, s in enumerate(loaded))
+    return Outcome(Order(entries, (), "", "ordre donné par le MJ",
+                         (Line("ordre donné par le MJ, dans l'ordre des noms"),)))
+
+
+def start(tx: Tx, names: list[str], source: Any, opts: Any = None, author: str = "MJ",
+          given: bool = False) -> tuple[EncounterView, Entry]:
     if tx.encounter() is not None:
         raise RuleError("une rencontre est déjà en cours : jdr combat fin, ou jdr combat rejoindre")
     system, loaded = tx.load(names)
-    request = GroupRequest(tuple(loaded), options(system, "initiative", opts or []))
-    outcome = system.initiative(request, source)
+    if given or "initiative" not in system.actions:
+        outcome = _given_order(loaded)
+    else:
+        request = GroupRequest(tuple(loaded), options(system, "initiative", opts or []))
+        outcome = system.initiative(request, source)
     order = _order_of(outcome.result)
     state = EncounterState(order=[Combatant(e.name, e.score) for e in order.entries])
-    result = view(tx, state, events=(outcome.result,))
-    entry = _journal(tx, "combat:start", {"personnages": names}, None, state, result, [],
+    events: list[Result] = [outcome.result]
+    changes: list[Any] = []
+    notes = _settle(tx, state, source, events, changes, advance=False)
+    result = view(tx, state, tuple(events), tuple(notes))
+    entry = _journal(tx, "combat:start", {"personnages": names}, None, state, result, changes,
                      source.dice_json() if hasattr(source, "dice_json") else [], author)
     return result, entry
 
@@ -100,35 +117,42 @@ def _reload(tx: Tx, names: list[str]) -> tuple[AnySystem, dict[str, Loaded[Any]]
     return system, {sheet.name: sheet for sheet in loaded}
 
 
+def _settle(tx: Tx, state: EncounterState, source: DiceSource, events: list[Result],
+            changes: list[Any], advance: bool) -> list[Line]:
+    """Advance (or not) to the next character who can act, applying the rules of each new round
+    and of each turn that begins; a character who cannot act has its turn passed, with a note."""
+    notes: list[Line] = []
+    for _ in range(len(state.order) + 1):
+        if advance and state.advance():
+            system, everyone = _reload(tx, state.names())
+            _apply(tx, system, system.round_start(
+                TurnRequest(state, None, tuple(everyone.values())), source), events, changes)
+            if state.ended:
+                return notes
+            for c in state.order:
+                c.acted = False
+        advance = True
+        current = state.current
+        assert current is not None
+        system, everyone = _reload(tx, state.names())
+        _apply(tx, system, system.turn_start(
+            TurnRequest(state, everyone[current.name], tuple(everyone.values())), source),
+            events, changes)
+        system, everyone = _reload(tx, state.names())
+        why = system.incapacity(everyone[current.name])
+        if why is None:
+            return notes
+        notes.append(Line(f"{current.name} ne peut pas agir : {why.text} — tour passé", why.rule))
+    notes.append(Line("personne ne peut agir"))
+    return notes
+
+
 def next_turn(tx: Tx, source: DiceSource, author: str = "MJ") -> tuple[EncounterView, Entry]:
     state = _state(tx)
     before = state.to_json()
     events: list[Result] = []
     changes: list[Any] = []
-    notes: list[Line] = []
-    for _ in range(len(state.order) + 1):
-        new_round = state.advance()
-        system, everyone = _reload(tx, state.names())
-        if new_round:
-            _apply(tx, system, system.round_start(
-                TurnRequest(state, None, tuple(everyone.values())), source), events, changes)
-            if state.ended:
-                break
-            for c in state.order:
-                c.acted = False
-            system, everyone = _reload(tx, state.names())
-        current = state.current
-        assert current is not None
-        sheet = everyone[current.name]
-        _apply(tx, system, system.turn_start(TurnRequest(state, sheet, tuple(everyone.values())),
-                                             source), events, changes)
-        system, everyone = _reload(tx, state.names())
-        why = system.incapacity(everyone[current.name])
-        if why is None:
-            break
-        notes.append(Line(f"{current.name} ne peut pas agir : {why.text} — tour passé", why.rule))
-    else:
-        notes.append(Line("personne ne peut agir"))
+    notes = _settle(tx, state, source, events, changes, advance=True)
     result = view(tx, state, tuple(events), tuple(notes))
     dice = source.dice_json() if hasattr(source, "dice_json") else []
     return result, _journal(tx, "combat:suivant", {}, before, state, result, changes, dice, author)
@@ -138,7 +162,13 @@ def join(tx: Tx, names: list[str], source: Any, author: str = "MJ") -> tuple[Enc
     state = _state(tx)
     before = state.to_json()
     system, loaded = tx.load(names)
-    outcome = system.initiative(GroupRequest(tuple(loaded)), source)
+    if "initiative" in system.actions:
+        outcome = system.initiative(GroupRequest(tuple(loaded)), source)
+    else:  # no initiative rule: newcomers come last, in the order given
+        low = min((c.score for c in state.order), default=0)
+        given = _order_of(_given_order(loaded).result)
+        outcome = Outcome(replace(given, entries=tuple(
+            replace(e, score=low - 1 - i) for i, e in enumerate(given.entries))))
     order = _order_of(outcome.result)
     for e in order.entries:
         state.join(Combatant(e.name, e.score, joined_round=state.round))

@@ -44,53 +44,57 @@ def _label(change: Mapping[str, Any]) -> str:
     return f"{change['character']} {'.'.join(change['path'])}"
 
 
-def undo(tx: Tx, author: str = "MJ") -> Entry:
-    """Undo the last action not yet undone; refuse if a value it changed has moved since."""
-    row = tx.last_undoable()
-    if row is None:
-        raise RuleError("rien à annuler : le journal n'a aucune action annulable")
+def _check_unchanged(tx: Tx, row: Any, ch: Mapping[str, Any], current: Any) -> None:
+    if current != ch["after"]:
+        if ch["character"] == ENCOUNTER:
+            raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({row.action}) : "
+                            "la rencontre a changé depuis")
+        later = _later_change(tx, row.seq, ch)
+        since = f" par l'action n° {later}" if later else " (modifié à la main)"
+        raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({row.action}) : "
+                        f"{_label(ch)} vaut {current!r} au lieu de {ch['after']!r}, changé "
+                        f"depuis{since}")
+
+
+def _put_back(tx: Tx, row: Any) -> tuple[dict[str, SheetDocument], list[dict[str, Any]]]:
+    """Check every value the action changed is still as it left it, and put the old ones back."""
     docs: dict[str, SheetDocument] = {}
     inverse: list[dict[str, Any]] = []
-    encounter: list[dict[str, Any]] = []
     for ch in reversed(row.changes):
-        name = ch["character"]
-        if name == ENCOUNTER:
-            current_state = tx.encounter()
-            now_value = current_state.state if current_state is not None else None
-            if now_value != ch["after"]:
-                raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({row.action}) : "
-                                "la rencontre a changé depuis")
-            encounter.append(ch)
-            inverse.append({**ch, "before": ch["after"], "after": ch["before"]})
+        inverse.append({**ch, "before": ch["after"], "after": ch["before"]})
+        if ch["character"] == ENCOUNTER:
+            encounter = tx.encounter()
+            _check_unchanged(tx, row, ch, encounter.state if encounter is not None else None)
+            tx.set_encounter(ch["before"])
             continue
-        doc = docs.get(name) or tx.document(name)
-        docs[name] = doc
+        doc = docs.get(ch["character"]) or tx.document(ch["character"])
+        docs[ch["character"]] = doc
         path = tuple(ch["path"])
-        current = to_plain(SheetChange(doc, path, None, ch["pool"]).current())
-        if current != ch["after"]:
-            later = _later_change(tx, row.seq, ch)
-            since = f" par l'action n° {later}" if later else " (modifié à la main)"
-            raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({row.action}) : "
-                            f"{_label(ch)} vaut {current!r} au lieu de {ch['after']!r}, changé "
-                            f"depuis{since}")
+        _check_unchanged(tx, row, ch, to_plain(SheetChange(doc, path, None, ch["pool"]).current()))
         if ch["before"] is None:
             _delete(doc, path)
         else:
             SheetChange(doc, path, ch["before"], ch["pool"]).apply()
-        inverse.append({**ch, "before": ch["after"], "after": ch["before"]})
-    system = tx.campaign.system
-    for doc in docs.values():
-        system.load(doc)
-    tx.save(list(docs.values()))
-    for ch in encounter:
-        tx.set_encounter(ch["before"])
-    lines = tuple(Line("rencontre remise comme avant" if c["character"] == ENCOUNTER
-                       else f"{_label(c)} : {c['before']} → {c['after']}") for c in inverse)
-    result = Notes(f"Annulation de l'action n° {row.seq} ({row.action}, {row.actor})", lines)
+    return docs, inverse
+
+
+def undo(tx: Tx, author: str = "MJ") -> Entry:
+    """Undo the last action not yet undone; refuse if a value it changed has moved since."""
     from jdr.render.forum import to_forum
     from jdr.render.json import to_json
     from jdr.render.text import to_text
 
+    row = tx.last_undoable()
+    if row is None:
+        raise RuleError("rien à annuler : le journal n'a aucune action annulable")
+    docs, inverse = _put_back(tx, row)
+    system = tx.campaign.system
+    for doc in docs.values():
+        system.load(doc)
+    tx.save(list(docs.values()))
+    lines = tuple(Line("rencontre remise comme avant" if c["character"] == ENCOUNTER
+                       else f"{_label(c)} : {c['before']} → {c['after']}") for c in inverse)
+    result = Notes(f"Annulation de l'action n° {row.seq} ({row.action}, {row.actor})", lines)
     entry = tx.append(author, "annuler", {"seq": row.seq}, [], to_json(result), to_text(result),
                       to_forum(result), inverse, row.visibility, author, undoes=row.seq)
     row.undone_by = entry.seq

@@ -291,6 +291,8 @@ class Tx:
                result: dict[str, Any], text: str, forum: str, changes: list[Any],
                visibility: str = "public", author: str | None = None,
                undoes: int | None = None) -> Entry:
+        if not hasattr(self, "row"):
+            self.lock()
         self.row.journal_seq += 1
         row = JournalRow(
             campaign_id=self.campaign.id, seq=self.row.journal_seq, at=now(), actor=actor,

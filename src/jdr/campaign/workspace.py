@@ -37,13 +37,53 @@ class CampaignWorkspace(Workspace):
 
         if rec is None:
             raise JdrError("action de campagne sans journal")
-        return commit(self.tx, pending, rec).seq
+        return commit(self.tx, pending, self._mark_acted(rec)).seq
+
+    def _mark_acted(self, rec: Record) -> Record:
+        """In an encounter, the actor of a journaled action has acted this round (dd35's +5 and
+        end of combat read it); the change is journaled, so undo puts it back."""
+        from dataclasses import replace
+
+        from jdr.campaign.journal import ENCOUNTER
+        from jdr.core.encounter import EncounterState
+        from jdr.names import normalize
+
+        row = self.tx.encounter()
+        if row is None or rec.action == "roll":
+            return rec
+        state = EncounterState.from_json(row.state)
+        mine = [c for c in state.order if normalize(c.name) == normalize(rec.actor)]
+        if not mine or mine[0].acted:
+            return rec
+        before = state.to_json()
+        mine[0].acted = True
+        after = state.to_json()
+        self.tx.set_encounter(after)
+        change = {"character": ENCOUNTER, "path": ["etat"], "pool": False, "before": before,
+                  "after": after}
+        return replace(rec, changes=[*rec.changes, change])
+
+
+def campaign_here(campagne: str | None) -> str | None:
+    """The campaign in use, if any (`--campagne`, `JDR_CAMPAGNE`, the only `*.jdr` here)."""
+    from jdr.campaign.db import CampaignError, find_target
+
+    try:
+        return find_target(campagne)
+    except CampaignError:
+        if campagne is not None:
+            raise
+        return None
 
 
 @contextmanager
-def workspace(refs: Sequence[str], campagne: str | None, write: bool) -> Iterator[Workspace]:
+def workspace(refs: Sequence[str], campagne: str | None, write: bool,
+              optional: bool = False) -> Iterator[Workspace]:
+    """`optional`: an action without characters (a free roll) is journaled in the campaign in
+    use, if there is one, and otherwise works without any."""
     files = [_is_file_ref(r) for r in refs]
-    if refs and all(files) and campagne is None:
+    if (refs and all(files) and campagne is None) or (
+            optional and not refs and campaign_here(campagne) is None):
         with file_workspace(refs, write) as ws:
             yield ws
         return

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+STANDARD = {"check", "odds", "attack", "xp", "initiative", "duel"}
+COMMANDS = {"session": "jdr session new"}
+
 
 def data(system_id: str) -> dict[str, Any]:
     from jdr.core.registry import get_system
@@ -51,7 +54,9 @@ def describe(system_id: str, as_json: bool = False) -> str:
     if d["defences"]:
         lines += ["", "Défenses (--defense) : " + ", ".join(d["defences"])]
     for name, spec in system.actions.items():
-        lines += ["", f"jdr {name} : {spec.help}"]
+        command = (f"jdr {name}" if name in STANDARD
+                   else COMMANDS.get(name) or f"jdr regle {name}")
+        lines += ["", f"{command} : {spec.help}"]
         if spec.dice:
             lines.append(f"  ordre des dés (--des) : {spec.dice}")
         if spec.options:

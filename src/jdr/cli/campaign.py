@@ -31,7 +31,7 @@ def _print(text: str) -> None:
 
 
 def _output(fmt: str, as_json: bool, detail: bool) -> Any:
-    from jdr.cli.main import Output
+    from jdr.cli.output import Output
 
     return Output(fmt, as_json, detail)
 
@@ -187,7 +187,9 @@ def _combat_step(ctx: typer.Context, campagne: str | None, step: Any, out: Any) 
 
 @combat_app.command("start")
 def combat_start(ctx: typer.Context,
-                 noms: Annotated[list[str], typer.Argument(help="Combattants.")],
+                 noms: Annotated[list[str], typer.Argument(help="Combattants.", metavar="NOMS")],
+                 ordre_donne: Annotated[bool, typer.Option(
+                     "--ordre-donne", help="L'ordre des noms est l'ordre de jeu (pas de jet).")] = False,
                  campagne: CampOpt = None, seed: SeedOpt = None, des: DesOpt = None,
                  as_json: JsonOpt = False, fmt: FormatOpt = "texte", detail: DetailOpt = False) -> None:
     """Commence une rencontre : initiative selon les règles du système, gardée."""
@@ -196,7 +198,7 @@ def combat_start(ctx: typer.Context,
     source = _source(seed, des)
 
     def step(tx: Any) -> Any:
-        done = start(tx, noms, source)
+        done = start(tx, noms, source, given=ordre_donne)
         source.finish()
         return done
 
@@ -299,3 +301,16 @@ def undo_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt 
         _print(dumps(entry.to_json()))
     else:
         _print(entry.forum if fmt == "forum" else entry.text)
+
+
+def serve_cmd(
+    db: Annotated[str | None, typer.Option(
+        "--db", metavar="URL", help="Base : fichier SQLite (défaut jdr-table.db) ou postgresql+psycopg://…")] = None,
+    host: Annotated[str, typer.Option("--host", metavar="ADRESSE", help="Adresse d'écoute.")] = "127.0.0.1",
+    port: Annotated[str, typer.Option("--port", metavar="PORT", help="Port (1 à 65535).")] = "8000",
+) -> None:
+    """Sert la table en ligne (API, direct, pages) sur la base de campagnes."""
+    from jdr.core.options import parse_int
+    from jdr.web.serve import serve
+
+    serve(db or "jdr-table.db", host, parse_int(port, "--port", 1, 65535))

@@ -33,23 +33,24 @@ USAGE = "Utilisation : "
 HEADINGS = {"Options": "Options", "Arguments": "Arguments", "Commands": "Commandes"}
 HELP_OPTION = {"Show this message and exit.": "Affiche cette aide et quitte."}
 USAGE_PIECES = {"OPTIONS": "OPTIONS", "COMMAND": "COMMANDE", "ARGS": "ARGUMENTS"}
-_USAGE_PIECE = re.compile(r"\b(" + "|".join(USAGE_PIECES) + r")\b")
+# Patterns stay strings: compiled on first use (by `re`'s cache), not when `jdr roll` starts.
+_USAGE_PIECE = r"\b(" + "|".join(USAGE_PIECES) + r")\b"
 TYPES = {"path": "chemin", "Path": "chemin", "str": "texte", "int": "entier", "bool": "oui/non",
          "list[Path]": "chemins", "list[path]": "chemins", "list[str]": "textes",
          "float": "nombre", "int range": "entier"}
 NOTES = (
-    (re.compile(r"^default: (.*)$", re.S), "défaut : {0}"),
-    (re.compile(r"^required$"), "obligatoire"),
-    (re.compile(r"^env var: (.*)$", re.S), "variable d'environnement : {0}"),
-    (re.compile(r"^\(dynamic\)$"), "(dynamique)"),
+    (r"(?s)^default: (.*)$", "défaut : {0}"),
+    (r"^required$", "obligatoire"),
+    (r"(?s)^env var: (.*)$", "variable d'environnement : {0}"),
+    (r"^\(dynamic\)$", "(dynamique)"),
 )
-_NOTE = re.compile(r"\[([^\[\]]*)\]$")
-_TYPE = re.compile(r" <([^<>]+)>$")
+_NOTE = r"\[([^\[\]]*)\]$"
+_TYPE = r" <([^<>]+)>$"
 
 
 def _note(part: str) -> str:
     for pattern, french in NOTES:
-        m = pattern.match(part)
+        m = re.match(pattern, part)
         if m:
             return french.format(*m.groups())
     return part
@@ -58,7 +59,7 @@ def _note(part: str) -> str:
 def translate_help(text: str) -> str:
     """The second column of a help row: our French help, then click's own notes in brackets."""
     text = HELP_OPTION.get(text, text)
-    m = _NOTE.search(text)
+    m = re.search(_NOTE, text)
     if m is None:
         return text
     notes = "; ".join(_note(p.strip()) for p in m.group(1).split(";"))
@@ -67,7 +68,7 @@ def translate_help(text: str) -> str:
 
 def translate_name(text: str) -> str:
     """The first column of a help row: `fiche <path>` → `fiche <chemin>`."""
-    m = _TYPE.search(text)
+    m = re.search(_TYPE, text)
     if m is None or m.group(1) not in TYPES:
         return text
     return f"{text[: m.start()]} <{TYPES[m.group(1)]}>"
@@ -77,7 +78,7 @@ class FrenchFormatter(_click.HelpFormatter):
     """click's help formatter with click's own words in French (ours are French already)."""
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
-        args = _USAGE_PIECE.sub(lambda m: USAGE_PIECES[m.group(1)], args)
+        args = re.sub(_USAGE_PIECE, lambda m: USAGE_PIECES[m.group(1)], args)
         super().write_usage(prog, args, USAGE if prefix is None else prefix)
 
     def write_heading(self, heading: str) -> None:
@@ -110,10 +111,10 @@ def install(command: Any) -> Any:
 
 # ------------------------------------------------------------------ usage errors
 
-_NO_COMMAND = re.compile(r"^No such command (?P<name>.+?)\.(?: Did you mean (?P<close>.+)\?)?$", re.S)
-_EXTRA = re.compile(r"^Got unexpected extra argument(?:\(s\)|s)? \((?P<args>.*)\)$", re.S)
-_REQUIRES = re.compile(r"requires (?:an argument|(?P<n>\d+) arguments)\.$")
-_TAKES = re.compile(r"^Argument (?P<name>.+) takes (?P<n>\d+) values\.$", re.S)
+_NO_COMMAND = r"(?s)^No such command (?P<name>.+?)\.(?: Did you mean (?P<close>.+)\?)?$"
+_EXTRA = r"(?s)^Got unexpected extra argument(?:\(s\)|s)? \((?P<args>.*)\)$"
+_REQUIRES = r"requires (?:an argument|(?P<n>\d+) arguments)\.$"
+_TAKES = r"(?s)^Argument (?P<name>.+) takes (?P<n>\d+) values\.$"
 _KNOWN = {
     "Missing command.": "commande manquante",
     "Value must be an iterable.": "plusieurs valeurs attendues",
@@ -167,7 +168,7 @@ def _message(exc: cx.ClickException) -> str:
         return f"option inconnue : {clean(exc.option_name)}" + _close(sorted(exc.possibilities or ()))
     if isinstance(exc, cx.BadOptionUsage):
         name = clean(exc.option_name)
-        m = _REQUIRES.search(exc.message)
+        m = re.search(_REQUIRES, exc.message)
         if m:
             n = m.group("n")
             return f"l'option {name} attend " + (f"{n} valeurs" if n else "une valeur")
@@ -177,15 +178,15 @@ def _message(exc: cx.ClickException) -> str:
     message = exc.message if isinstance(exc.message, str) else str(exc.message)
     if message in _KNOWN:
         return _KNOWN[message]
-    m = _NO_COMMAND.match(message)
+    m = re.match(_NO_COMMAND, message)
     if m:
         close = m.group("close")
         return (f"commande inconnue : « {clean(_unquote(m.group('name')))} »"
                 + (_close(close.split(", ")) if close else ""))
-    m = _EXTRA.match(message)
+    m = re.match(_EXTRA, message)
     if m:
         return f"argument(s) en trop : {clean(m.group('args'))}"
-    m = _TAKES.match(message)
+    m = re.match(_TAKES, message)
     if m:
         return f"l'argument {clean(_unquote(m.group('name'))).upper()} attend {m.group('n')} valeurs"
     return "commande mal formée"

@@ -6,14 +6,14 @@ that cannot be produced never leaves a changed sheet behind.
 """
 
 import sys
-from collections.abc import Callable
 from functools import cache
-from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from jdr.cli.output import Output as Output  # re-exported: jdr.cli.campaign imports it from here
+from jdr.cli.output import print_error, print_plain, wants_json_output
 from jdr.errors import JdrError
 
 APP_SETTINGS: dict[str, Any] = {
@@ -30,6 +30,19 @@ sheet_app = typer.Typer(help="Fiches de personnage : modèle, vérification, aff
 session_app = typer.Typer(help="Sessions de jeu.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(sheet_app, name="sheet")
 app.add_typer(session_app, name="session")
+
+
+def _campaign_commands() -> None:
+    from jdr.cli.campaign import campaign_app, combat_app, journal_cmd, serve_cmd, undo_cmd
+
+    app.add_typer(campaign_app, name="campagne")
+    app.add_typer(combat_app, name="combat")
+    app.command("journal")(journal_cmd)
+    app.command("annuler")(undo_cmd)
+    app.command("serve")(serve_cmd)
+
+
+_campaign_commands()
 
 SEED_MAX = 999_999_999
 
@@ -69,49 +82,6 @@ FicheArg = Annotated[Path, _arg("Fiche du personnage (YAML).", "FICHE")]
 # ------------------------------------------------------------------ helpers
 
 
-class Output:
-    """What a command will print, decided before anything is committed."""
-
-    def __init__(self, fmt: str, as_json: bool, detail: bool) -> None:
-        if as_json:
-            fmt = "json"
-        if fmt == "text":
-            fmt = "texte"
-        if fmt not in ("texte", "forum", "json"):
-            raise JdrError(f"--format « {fmt[:40]} » inconnu (autorisé : texte, forum, json)")
-        self.fmt = fmt
-        self.detail = detail
-
-    def render(self, result: Any) -> Callable[[], None]:
-        """Render now; return the printing step (called after the commit)."""
-        if self.fmt == "texte" and sys.stdout.isatty():
-            from jdr.render.text import styled
-
-            lines = styled(result, self.detail)
-            return lambda: _print_rich(lines)
-        from jdr.render import render
-
-        text = render(result, self.fmt, self.detail)
-        return lambda: _print_plain(text)
-
-
-def _print_plain(text: str) -> None:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-
-
-def _print_rich(lines: list[list[tuple[str, str]]]) -> None:
-    from rich.console import Console
-    from rich.text import Text
-
-    console = Console(highlight=False, soft_wrap=True)
-    for line in lines:
-        text = Text()
-        for part, style in line:
-            text.append(part, style=style or None)
-        console.print(text)
-
-
 def _int(value: str | None, where: str, lo: int, hi: int) -> int | None:
     if value is None:
         return None
@@ -126,21 +96,44 @@ def _source(seed: str | None, des: str | None) -> Any:
     return make_source(_int(seed, "--seed", 0, SEED_MAX), des)
 
 
-def _split_contre(value: str) -> tuple[Path, str | None]:
-    """`FICHE` or `FICHE:COMPETENCE`; a path that exists as written wins over the split."""
-    if Path(value).is_file() or ":" not in value:
-        return Path(value), None
-    path, skill = value.rsplit(":", 1)
-    return Path(path), (skill or None)
+CampOpt = Annotated[str | None, typer.Option(
+    "--campagne", metavar="CAMPAGNE",
+    help="Campagne (fichier .jdr ou adresse postgresql+psycopg://…) : les personnages sont "
+         "alors des noms. Sinon JDR_CAMPAGNE, ou le seul fichier .jdr du dossier.")]
+PersoArg = Annotated[str, _arg("Fiche YAML, ou nom du personnage dans une campagne.", "FICHE|NOM")]
 
 
-def _run(system: Any, action: str, call: Callable[[Any], Any], out: Output, source: Any = None,
-         dry_run: bool = False) -> None:
-    from jdr.core.usecase import prepare
+def _chooser(out: Output) -> Any:
+    """After the dice are shown, ask the player (on a terminal, text output); else the default."""
+    from jdr.core.system import default_choice
 
-    pending = prepare(system, action, call, source, dry_run)
-    show = out.render(pending.result)
-    pending.commit()
+    if out.fmt != "texte" or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return default_choice
+
+    def ask(question: Any) -> str:
+        if question.shown is not None:
+            out.render(question.shown)()
+        choices = "/".join(question.choices)
+        answer = input(f"{question.prompt} [{choices}] (défaut : {question.default}) ? ").strip()
+        return answer if answer in question.choices else question.default
+
+    return ask
+
+
+def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None,
+         des: str | None = None, dry_run: bool = False, campagne: str | None = None) -> None:
+    """One action, files or campaign: load, act, validate, render, commit, then print."""
+    from jdr.campaign.workspace import workspace
+    from jdr.core.actions import commit, execute, refs_of
+
+    params = {k: v for k, v in params.items() if v is not None and v != []}
+    rolls = kind not in ("odds", "show", "xp", "session") and not params.get("chances")
+    source = _source(seed, des) if rolls or des is not None else None
+    write = kind not in ("odds", "show") and not dry_run  # journaled in a campaign
+    with workspace(refs_of(kind, params), campagne, write, optional=kind == "roll") as ws:
+        done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
+        show = out.render(done.result)
+        commit(ws, done)
     show()
 
 
@@ -159,9 +152,9 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
     if as_json:
         from jdr.render.json import dumps
 
-        _print_plain(dumps(rows))
+        print_plain(dumps(rows))
     else:
-        _print_plain("\n".join(f"{r['id']:<10} {r['title']}\n{'':<10} actions : {', '.join(r['actions'])}"
+        print_plain("\n".join(f"{r['id']:<10} {r['title']}\n{'':<10} actions : {', '.join(r['actions'])}"
                                for r in rows))
 
 
@@ -170,47 +163,27 @@ def roll_cmd(
     expression: Annotated[str, _arg("Expression de dés, ex. 2d10kh1+6.", "EXPRESSION")],
     seed: SeedOpt = None,
     des: DesOpt = None,
+    campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
     """Lance une expression de dés libre (4d6kh3, 1d20+5>=15, 3d6rr1, 1d6!)."""
-    from jdr.dice.notation import roll
-    from jdr.dice.source import finish
-
-    out = Output(fmt, as_json, detail)
-    source = _source(seed, des)
-    result = roll(expression, source)
-    finish(source)
-    out.render(result)()
+    _act("roll", {"expression": expression}, Output(fmt, as_json, detail), seed, des,
+         campagne=campagne)
 
 
-def _check_request(fiche: Path, competence: str, carac: str | None, seuil: str | None,
-                   contre: str | None, bonus: str, choix: str | None, de: str | None,
-                   opt: list[str] | None, action: str) -> tuple[Any, Any]:
-    from jdr.core.system import CheckRequest
-    from jdr.core.usecase import open_sheets, options
-
-    if contre is not None and seuil is not None:
-        raise JdrError("--seuil et --contre s'excluent : un jet a un seuil OU un adversaire")
-    paths = [fiche]
-    opponent_skill = None
-    if contre is not None:
-        path, opponent_skill = _split_contre(contre)
-        paths.append(path)
-    system, loaded = open_sheets(paths)
-    request = CheckRequest(
-        actor=loaded[0], skill=competence, carac=carac, threshold=seuil,
-        opponent=loaded[1] if contre is not None else None, opponent_skill=opponent_skill,
-        bonus=_int(bonus, "--bonus", -1000, 1000) or 0, choice=_int(choix, "--choix", 1, 100),
-        die=de, options=options(system, action, opt),
-    )
-    return system, request
+def _check_params(fiche: str, competence: str, carac: str | None, seuil: str | None,
+                  contre: str | None, bonus: str, choix: str | None, de: str | None,
+                  opt: list[str] | None) -> dict[str, Any]:
+    return {"personnage": fiche, "competence": competence, "carac": carac, "seuil": seuil,
+            "contre": contre, "bonus": None if bonus == "0" else bonus, "choix": choix, "de": de,
+            "opt": opt}
 
 
 @app.command("check")
 def check_cmd(
-    fiche: FicheArg,
+    fiche: PersoArg,
     competence: Annotated[str, _arg("Compétence, caractéristique ou résistance.", "COMPETENCE")],
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
@@ -222,20 +195,19 @@ def check_cmd(
     des: DesOpt = None,
     seed: SeedOpt = None,
     dry_run: DryOpt = False,
+    campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
     """Fait un jet de compétence contre un seuil ou contre un autre personnage."""
-    out = Output(fmt, as_json, detail)
-    system, request = _check_request(fiche, competence, carac, seuil, contre, bonus, choix, de,
-                                     opt, "check")
-    _run(system, "check", lambda src: system.check(request, src), out, _source(seed, des), dry_run)
+    _act("check", _check_params(fiche, competence, carac, seuil, contre, bonus, choix, de, opt),
+         Output(fmt, as_json, detail), seed, des, dry_run, campagne)
 
 
 @app.command("odds")
 def odds_cmd(
-    fiche: FicheArg,
+    fiche: PersoArg,
     competence: Annotated[str, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")],
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
@@ -244,23 +216,20 @@ def odds_cmd(
     choix: ChoixOpt = None,
     de: DeOpt = None,
     opt: OptOpt = None,
+    campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
     """Chances exactes d'un jet : réussite, critiques et distribution des totaux."""
-    from jdr.core.system import Outcome
-
-    out = Output(fmt, as_json, detail)
-    system, request = _check_request(fiche, competence, carac, seuil, contre, bonus, choix, de,
-                                     opt, "odds")
-    _run(system, "odds", lambda _src: Outcome(system.odds(request)), out)
+    _act("odds", _check_params(fiche, competence, carac, seuil, contre, bonus, choix, de, opt),
+         Output(fmt, as_json, detail), campagne=campagne)
 
 
 @app.command("attack")
 def attack_cmd(
-    attaquant: Annotated[Path, _arg("Fiche de l'attaquant.", "ATTAQUANT")],
-    defenseur: Annotated[Path, _arg("Fiche du défenseur.", "DEFENSEUR")],
+    attaquant: Annotated[str, _arg("Fiche ou nom de l'attaquant.", "ATTAQUANT")],
+    defenseur: Annotated[str, _arg("Fiche ou nom du défenseur.", "DEFENSEUR")],
     arme: Annotated[str | None, typer.Option("--arme", metavar="ARME", help="Arme utilisée.")] = None,
     defense: Annotated[str | None, typer.Option(
         "--defense", metavar="DEFENSE",
@@ -274,27 +243,20 @@ def attack_cmd(
     des: DesOpt = None,
     seed: SeedOpt = None,
     dry_run: DryOpt = False,
+    campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
     """Résout une attaque entière : attaque, défense, localisation, dégâts, état."""
-    from jdr.core.system import AttackRequest
-    from jdr.core.usecase import open_sheets, options, same_character
-
-    out = Output(fmt, as_json, detail)
-    system, (a, d) = open_sheets([attaquant, defenseur])
-    if same_character(a, d):
-        raise JdrError("un personnage ne peut pas s'attaquer lui-même "
-                       "(même fiche en attaquant et en défenseur)")
-    request = AttackRequest(a, d, arme, defense, visee, critique, complete,
-                            options(system, "attack", opt))
-    _run(system, "attack", lambda src: system.attack(request, src), out, _source(seed, des), dry_run)
+    params = {"attaquant": attaquant, "defenseur": defenseur, "arme": arme, "defense": defense,
+              "visee": visee, "critique": critique, "complete": complete or None, "opt": opt}
+    _act("attack", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne)
 
 
 @app.command("xp")
 def xp_cmd(
-    fiche: FicheArg,
+    fiche: PersoArg,
     competence: Annotated[str | None, typer.Option(
         "--competence", metavar="COMPETENCE", help="Compétence à monter.")] = None,
     carac: Annotated[str | None, typer.Option(
@@ -302,77 +264,83 @@ def xp_cmd(
     pv: Annotated[bool, typer.Option("--pv", help="Acheter des points de vie.")] = False,
     opt: OptOpt = None,
     dry_run: DryOpt = False,
+    campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
     """Dépense de l'expérience : coût, XP disponible, fiche mise à jour."""
-    from jdr.core.system import XpRequest
-    from jdr.core.usecase import open_sheets, options
-
-    out = Output(fmt, as_json, detail)
-    chosen = [x for x in (competence, carac) if x] + (["pv"] if pv else [])
-    if len(chosen) != 1:
-        raise JdrError("jdr xp : choisir exactement un achat parmi --competence, --carac, --pv")
-    system, (loaded,) = open_sheets([fiche])
-    request = XpRequest(loaded, competence, carac, pv, options(system, "xp", opt))
-    _run(system, "xp", lambda _src: system.xp(request), out, None, dry_run)
-
-
-def _group(action: str, fiches: list[Path], opt: list[str] | None) -> tuple[Any, Any]:
-    from jdr.core.system import GroupRequest
-    from jdr.core.usecase import open_sheets, options
-
-    system, loaded = open_sheets(fiches)
-    return system, GroupRequest(tuple(loaded), options(system, action, opt))
+    params = {"personnage": fiche, "competence": competence, "carac": carac, "pv": pv or None,
+              "opt": opt}
+    _act("xp", params, Output(fmt, as_json, detail), dry_run=dry_run, campagne=campagne)
 
 
 @app.command("initiative")
 def initiative_cmd(
-    fiches: Annotated[list[Path], _arg("Fiches des combattants.", "FICHES")],
+    fiches: Annotated[list[str], _arg("Fiches ou noms des combattants.", "FICHES|NOMS")],
     opt: OptOpt = None,
     des: DesOpt = None,
     seed: SeedOpt = None,
+    campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
     """Ordre de jeu, avec les départages qui l'ont décidé."""
-    out = Output(fmt, as_json, detail)
-    system, request = _group("initiative", fiches, opt)
-    _run(system, "initiative", lambda src: system.initiative(request, src), out, _source(seed, des))
+    _act("initiative", {"personnages": fiches, "opt": opt}, Output(fmt, as_json, detail), seed,
+         des, campagne=campagne)
 
 
 @app.command("duel")
 def duel_cmd(
-    a: Annotated[Path, _arg("Fiche du provocateur.", "A")],
-    b: Annotated[Path, _arg("Fiche du provoqué.", "B")],
+    a: Annotated[str, _arg("Fiche ou nom du provocateur.", "A")],
+    b: Annotated[str, _arg("Fiche ou nom du provoqué.", "B")],
     opt: OptOpt = None,
     des: DesOpt = None,
     seed: SeedOpt = None,
     dry_run: DryOpt = False,
+    campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
-    """Duel (felins : duel de provocation ; cyd : duel)."""
-    out = Output(fmt, as_json, detail)
-    system, request = _group("duel", [a, b], opt)
-    _run(system, "duel", lambda src: system.duel(request, src), out, _source(seed, des), dry_run)
+    """Duel (cydonia, cyd, felins : duel de provocation)."""
+    _act("duel", {"personnages": [a, b], "opt": opt}, Output(fmt, as_json, detail), seed, des,
+         dry_run, campagne)
+
+
+@app.command("regle")
+def regle_cmd(
+    nom: Annotated[str, _arg("Règle du système (voir jdr aide SYSTEME).", "REGLE")],
+    personnages: Annotated[list[str] | None, _arg(
+        "Fiches ou noms, dans l'ordre que la règle nomme.", "PERSONNAGES")] = None,
+    opt: OptOpt = None,
+    chances: Annotated[bool, typer.Option("--chances", help="Chances exactes, sans rien lancer.")] = False,
+    des: DesOpt = None,
+    seed: SeedOpt = None,
+    dry_run: DryOpt = False,
+    campagne: CampOpt = None,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
+) -> None:
+    """Joue une règle propre au système (torture, négociation, soigner, manœuvre, ...)."""
+    params = {"nom": nom, "personnages": personnages, "opt": opt, "chances": chances or None}
+    _act("regle", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne)
 
 
 @session_app.command("new")
 def session_new_cmd(
-    fiches: Annotated[list[Path], _arg("Fiches des personnages.", "FICHES")],
+    fiches: Annotated[list[str], _arg("Fiches ou noms des personnages.", "FICHES|NOMS")],
     dry_run: DryOpt = False,
+    campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
     """Nouvelle session de jeu : remet à zéro ce qui se remet à zéro (prédilections, ...)."""
-    out = Output(fmt, as_json, detail)
-    system, request = _group("session", fiches, None)
-    _run(system, "session", lambda _src: system.new_session(request), out, None, dry_run)
+    _act("session", {"personnages": fiches}, Output(fmt, as_json, detail), dry_run=dry_run,
+         campagne=campagne)
 
 
 @sheet_app.command("new")
@@ -390,7 +358,7 @@ def sheet_new_cmd(
     system = get_system(systeme)
     text = system.template()
     if sortie is None:
-        _print_plain(dumps({"system": system.id, "template": text}) if as_json else text.rstrip("\n"))
+        print_plain(dumps({"system": system.id, "template": text}) if as_json else text.rstrip("\n"))
         return
     from jdr.core.sheet import os_reason, shown_path
 
@@ -400,7 +368,7 @@ def sheet_new_cmd(
         write_atomic(sortie, text)
     except (OSError, ValueError) as exc:
         raise JdrError(f"--sortie {shown_path(sortie)} : écriture impossible ({os_reason(exc)})") from None
-    _print_plain(dumps({"system": system.id, "path": str(sortie)}) if as_json
+    print_plain(dumps({"system": system.id, "path": str(sortie)}) if as_json
                  else f"Fiche {system.id} écrite : {shown_path(sortie)}")
 
 
@@ -427,30 +395,27 @@ def sheet_check_cmd(
     except SheetError as exc:
         problems = exc.problems or [exc.message]
     if as_json:
-        _print_plain(dumps({"valid": not problems, "problems": problems}))
+        print_plain(dumps({"valid": not problems, "problems": problems}))
     elif problems:
         sys.stderr.write(f"{clean(str(fiche))} : {len(problems)} problème(s)\n")
         for p in problems:
             sys.stderr.write(f"  - {clean(p)}\n")
     else:
-        _print_plain(f"{clean(str(fiche))} : fiche {system.id} valide")
+        print_plain(f"{clean(str(fiche))} : fiche {system.id} valide")
     if problems:
         raise typer.Exit(2)
 
 
 @sheet_app.command("show")
 def sheet_show_cmd(
-    fiche: Annotated[Path, _arg("Fiche à afficher.", "FICHE")],
+    fiche: Annotated[str, _arg("Fiche à afficher, ou nom dans une campagne.", "FICHE|NOM")],
+    campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
     """Affiche une fiche et ses valeurs dérivées."""
-    from jdr.core.usecase import open_sheets
-
-    out = Output(fmt, as_json, detail)
-    system, (loaded,) = open_sheets([fiche])
-    out.render(system.show(loaded))()
+    _act("show", {"personnage": fiche}, Output(fmt, as_json, detail), campagne=campagne)
 
 
 @app.command("aide")
@@ -461,7 +426,7 @@ def aide_cmd(
     """Aide d'un système : caractéristiques, compétences, seuils, défenses, options, ordre des dés."""
     from jdr.cli.aide import describe
 
-    _print_plain(describe(systeme, as_json))
+    print_plain(describe(systeme, as_json))
 
 
 @app.command("demo")
@@ -484,7 +449,7 @@ def _version(value: bool) -> None:
     if value:
         from jdr import __version__
 
-        _print_plain(f"jdr {__version__}")
+        print_plain(f"jdr {__version__}")
         raise typer.Exit(0)
 
 
@@ -522,25 +487,19 @@ def command(name: str | None = None) -> Any:
     return params.install(french.install(typer.main.get_command(source)))
 
 
-def _wants_json(args: list[str]) -> bool:
-    if "--json" in args or "--format=json" in args:
-        return True
-    return any(a == "--format" and b == "json" for a, b in pairwise(args))
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI in process; return the exit code. French errors on one line, exit code 2;
     under `--json` (or `--format json`), the error is `{"error": "..."}` on stdout."""
     from typer._click.exceptions import NoArgsIsHelpError
 
     args = list(sys.argv[1:] if argv is None else argv)
-    wants_json = _wants_json(args)
+    wants_json = wants_json_output(args)
     try:
         name = args[0] if args and not args[0].startswith("-") else None
         code = command(name).main(args=args, prog_name="jdr", standalone_mode=False)
         return code if isinstance(code, int) else 0
     except JdrError as exc:
-        return _error(exc, wants_json, exc.exit_code)
+        return print_error(exc, wants_json, exc.exit_code)
     except typer.Exit as exc:
         return int(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
@@ -549,36 +508,19 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 141
     except NoArgsIsHelpError as exc:  # `jdr`, `jdr sheet`: the help, as asked
-        _print_plain(exc.ctx.get_help())
+        print_plain(exc.ctx.get_help())
         return 0
     except OSError as exc:
         from jdr.core.sheet import os_reason
 
-        return _error(JdrError(f"erreur système : {os_reason(exc)}"), wants_json, 2)
+        return print_error(JdrError(f"erreur système : {os_reason(exc)}"), wants_json, 2)
     except Exception as exc:
         from jdr.cli.french import usage_message
 
         message = usage_message(exc)
         if message is None:
             raise
-        return _error(JdrError(message), wants_json, 2)
-
-
-def _error(exc: JdrError, wants_json: bool, code: int) -> int:
-    """One line `Erreur : ...` on stderr (a sheet's problems follow, one per line), or JSON."""
-    from jdr.errors import SheetError
-    from jdr.render.safe import clean
-
-    problems = exc.problems if isinstance(exc, SheetError) else []
-    head = exc.message.split("\n", 1)[0] if problems else exc.message
-    if wants_json:
-        from jdr.render.json import error
-
-        sys.stdout.write(error(clean(head)) + "\n")
-    else:
-        lines = [f"Erreur : {clean(head)}"] + [f"  - {clean(p)}" for p in problems]
-        sys.stderr.write("\n".join(lines) + "\n")
-    return code
+        return print_error(JdrError(message), wants_json, 2)
 
 
 def run() -> None:

@@ -32,6 +32,7 @@ from jdr.core.usecase import (
     Record,
     Recording,
     Workspace,
+    action_spec,
     options,
     prepare,
     record,
@@ -173,11 +174,12 @@ def refs_of(kind: str, params: Mapping[str, Any]) -> list[str]:
     return []
 
 
-def _refuse_if_unable(system: AnySystem, kind: str, who: Sequence[Loaded[Any]]) -> None:
+def _refuse_if_unable(system: AnySystem, kind: str, who: Sequence[Loaded[Any]],
+                      request: object = None) -> None:
     """D-ALL.02: whoever the rules leave unable to act cannot attack, roll an active check or
-    spend an action."""
+    spend an action (the system says which reactions and passive values stay allowed)."""
     for sheet in who:
-        why = system.incapacity(sheet)
+        why = system.refusal(kind, sheet, request)
         if why is not None:
             rule = f" ({why.rule})" if why.rule else ""
             raise RuleError(f"{sheet.name} ne peut pas agir : {why.text}{rule}")
@@ -202,7 +204,7 @@ def _run_check(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: 
         die=_text(params, "de"), options=options(system, kind, _opts(params)), chooser=chooser)
     if kind == "odds":
         return lambda _src: Outcome(system.odds(request))
-    _refuse_if_unable(system, kind, [loaded[0]])
+    _refuse_if_unable(system, kind, [loaded[0]], request)
     return lambda src: system.check(request, _need(src))
 
 
@@ -217,11 +219,11 @@ def _run_attack(system: AnySystem, params: Mapping[str, Any], loaded: list[Loade
     attacker, defender = loaded
     if same_character(attacker, defender) or attacker.name == defender.name:
         raise RuleError(f"{attacker.name} ne peut pas s'attaquer lui-même")
-    _refuse_if_unable(system, "attack", [attacker])
     request = AttackRequest(attacker, defender, _text(params, "arme"), _text(params, "defense"),
                             _text(params, "visee"), _text(params, "critique"),
                             _flag(params, "complete"), options(system, "attack", _opts(params)),
                             chooser)
+    _refuse_if_unable(system, "attack", [attacker], request)
     return lambda src: system.attack(request, _need(src))
 
 
@@ -238,10 +240,12 @@ def _run_group(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: 
                chooser: Chooser) -> Callable[[DiceSource | None], Outcome]:
     if kind == "regle":
         name = _text(params, "nom", True) or ""
+        action_spec(system, name)
         rule = RuleRequest(tuple(loaded), options(system, name, _opts(params)), chooser)
         if _flag(params, "chances"):
             return lambda _src: Outcome(system.rule_odds(name, rule))
-        _refuse_if_unable(system, name, loaded[:1])
+        if system.actions[name].acts:
+            _refuse_if_unable(system, name, loaded[:1], rule)
         return lambda src: system.rule(name, rule, src)
     request = GroupRequest(tuple(loaded), options(system, kind, _opts(params)))
     if kind == "initiative":
@@ -249,7 +253,7 @@ def _run_group(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: 
     if kind == "duel":
         if len(loaded) != 2:
             raise JdrError("un duel oppose exactement deux personnages")
-        _refuse_if_unable(system, kind, loaded)
+        _refuse_if_unable(system, kind, loaded, request)
         return lambda src: system.duel(request, _need(src))
     return lambda _src: system.new_session(request)
 

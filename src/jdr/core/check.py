@@ -214,6 +214,7 @@ class Odds:
     rule: str = ""
     notes: tuple[str | Line, ...] = ()
     extra: tuple[tuple[str, str, Fraction], ...] = field(default=())  # (json key, French label, p)
+    threshold_label: str = "seuil"
 
     @property
     def mean(self) -> Fraction:
@@ -247,4 +248,5 @@ def _check_odds(check: Check) -> Odds:
         distribution=tuple((t, Fraction(w, den)) for t, w in sorted(totals.items())),
         threshold=check.threshold,
         rule=check.rule,
+        threshold_label=check.threshold_label,
     )

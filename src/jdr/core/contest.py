@@ -130,7 +130,9 @@ class Contest:
         tie = index == -1 or index > primary
         notes = (note,) if note and (tie or index != primary) else ()
         key = self.rule.criteria[primary].key if self.rule.criteria else "total"
-        gap = _key(a, key) - _key(b, key) if key in ("total", "margin") else None
+        decided_before = index != -1 and index < primary  # a success, a dodge … decided it
+        gap = (_key(a, key) - _key(b, key)
+               if key in ("total", "margin") and not decided_before else None)
         return ContestResult(a, b, winner, tie, rounds, notes, self.rule.rule, gap)
 
     def roll(self, source: DiceSource,
@@ -161,39 +163,42 @@ def _weighted(check: Check) -> tuple[int, list[tuple[CheckResult, int]]]:
     return die.denominator(), [(check.resolve(n), int(q)) for n, q in die.items()]
 
 
+def _grouped(outcomes: list[tuple[CheckResult, int]], keys: list[str]
+             ) -> list[tuple[CheckResult, int]]:
+    """Outcomes the rule cannot tell apart, merged (their weights added): fewer pairs."""
+    grouped: dict[tuple[int, ...], tuple[CheckResult, int]] = {}
+    for result, weight in outcomes:
+        sig = tuple(_key(result, k) for k in keys)
+        seen = grouped.get(sig)
+        grouped[sig] = (result, weight) if seen is None else (seen[0], seen[1] + weight)
+    return list(grouped.values())
+
+
+def _count(rule: ContestRule, mine: list[tuple[CheckResult, int]],
+           theirs: list[tuple[CheckResult, int]]) -> tuple[dict[str, int], int]:
+    """Integer weights of each outcome (actor, opponent, nobody, reroll) and of a primary tie."""
+    keys = [c.key for c in rule.criteria]
+    counts = {"actor": 0, "opponent": 0, "nobody": 0, "reroll": 0}
+    tie = 0
+    primary = rule.primary()
+    for a, wa in _grouped(mine, keys):
+        for b, wb in _grouped(theirs, keys):
+            winner, index, _ = rule.decide(a, b)
+            counts[winner or "reroll"] += wa * wb
+            if index == -1 or index > primary:
+                tie += wa * wb
+    return counts, tie
+
+
 @lru_cache(maxsize=1024)
 def contest_odds(contest: Contest) -> Odds:
     """Exact odds: P(actor wins), P(opponent wins), P(nobody), P(the primary comparison ties).
 
     A re-roll on a perfect tie is counted as the geometric series: win / (1 − reroll)."""
-    rule = contest.rule
     den_a, mine = _weighted(contest.actor)
     den_b, theirs = _weighted(contest.opponent)
-    keys = [c.key for c in rule.criteria]
-    # Group outcomes by what the rule looks at: fewer pairs to compare.
-    def group(outcomes: list[tuple[CheckResult, int]]) -> dict[tuple[int, ...], tuple[CheckResult, int]]:
-        grouped: dict[tuple[int, ...], tuple[CheckResult, int]] = {}
-        for result, weight in outcomes:
-            sig = tuple(_key(result, k) for k in keys)
-            if sig in grouped:
-                grouped[sig] = (grouped[sig][0], grouped[sig][1] + weight)
-            else:
-                grouped[sig] = (result, weight)
-        return grouped
-
-    ga, gb = group(mine), group(theirs)
-    counts = {"actor": 0, "opponent": 0, "nobody": 0, "reroll": 0}
-    tie = 0
-    primary = rule.primary()
-    for a, wa in ga.values():
-        for b, wb in gb.values():
-            winner, index, _ = rule.decide(a, b)
-            w = wa * wb
-            counts[winner or "reroll"] += w
-            if index == -1 or index > primary:
-                tie += w
-    total = den_a * den_b
-    decided = total - counts["reroll"]
+    counts, tie = _count(contest.rule, mine, theirs)
+    decided = den_a * den_b - counts["reroll"]
     if decided == 0:
         raise RuleError("jet opposé : égalité certaine à chaque manche")
     crit_s = sum(w for r, w in mine if r.critical == "success")
@@ -209,6 +214,6 @@ def contest_odds(contest: Contest) -> Odds:
         distribution=tuple((t, Fraction(w, den_a)) for t, w in sorted(totals.items())),
         opponent_wins=Fraction(counts["opponent"], decided),
         nobody=Fraction(counts["nobody"], decided),
-        tie=Fraction(tie, total),
-        rule=rule.rule,
+        tie=Fraction(tie, den_a * den_b),
+        rule=contest.rule.rule,
     )

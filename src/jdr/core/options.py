@@ -112,6 +112,7 @@ class ActionSpec:
     options: tuple[OptionSpec, ...] = ()
     dice: str = ""  # French: the order in which `--des` faces are consumed
     rolls: bool = True  # whether the action takes a dice source
+    acts: bool = True  # False: the first character is a target, not an actor (no D-ALL.02 refusal)
 
     def option(self, name: str) -> OptionSpec | None:
         key = normalize(name)

@@ -244,7 +244,7 @@ class GameSystem(Generic[S]):
         """A rule of the system's own, declared in `actions` under `name`."""
         raise self._unsupported(f"la règle « {name} »")
 
-    def rule_odds(self, name: str, request: RuleRequest[S]) -> Odds:
+    def rule_odds(self, name: str, request: RuleRequest[S]) -> Odds | Report:
         """The exact odds of a rule that is a roll (`jdr regle NOM ... --chances`)."""
         raise self._unsupported(f"les chances de la règle « {name} »")
 
@@ -257,6 +257,12 @@ class GameSystem(Generic[S]):
     def incapacity(self, sheet: Loaded[S]) -> Line | None:
         """Why this character cannot act now (French, with the rule id), or None."""
         return None
+
+    def refusal(self, action: str, sheet: Loaded[S], request: object) -> Line | None:
+        """Why `sheet` may not take this action now (D-ALL.02), or None. By default whoever
+        cannot act is refused every active action; a system allows reactions and passive values
+        (a save, a resistance roll) by overriding this with the action and its request."""
+        return self.incapacity(sheet)
 
     def health(self, sheet: Loaded[S]) -> Health | None:
         return None

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -290,13 +289,17 @@ class Dice(Node):
 # ---------------------------------------------------------------- parser
 
 
-@dataclass(frozen=True, slots=True)
 class _Token:
-    kind: str
-    text: str
-    pos: int
-    value: int = 0
-    dice: Dice | None = None
+    """One token (a plain class: defining a dataclass costs more than `jdr roll` parsing)."""
+
+    __slots__ = ("dice", "kind", "pos", "text", "value")
+
+    def __init__(self, kind: str, text: str, pos: int, value: int = 0, dice: Dice | None = None) -> None:
+        self.kind = kind
+        self.text = text
+        self.pos = pos
+        self.value = value
+        self.dice = dice
 
 
 def _dice_token(m: re.Match[str]) -> Dice:

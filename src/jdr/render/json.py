@@ -81,7 +81,7 @@ def contest(r: ContestResult) -> dict[str, Any]:
     actor = check(r.actor)
     return {
         "type": "contest", "total": r.actor.total, "success": r.success, "winner": r.winner,
-        "tie": r.tie, "margin": r.margin, "critical": r.actor.critical,
+        "tie": r.tie, "margin": r.gap, "critical": r.actor.critical,
         "dice": actor["dice"], "actor": actor, "opponent": check(r.opponent),
         "rounds": [{"actor": check(a), "opponent": check(b)} for a, b in r.rounds],
         "rule": r.rule, "notes": _lines(r.notes),

@@ -36,6 +36,16 @@ def percent(p: Fraction | float | None) -> str:
     return f"{float(p) * 100:.1f} %".replace(".", ",")
 
 
+STATES = {"debout": "debout", "assomme": "assommé", "mourant": "mourant", "mort": "mort",
+          "inconscient": "inconscient", "coma": "coma", "en_fuite": "en fuite",
+          "hors_de_combat": "hors de combat", "conscient": "conscient"}
+
+
+def state_label(state: str) -> str:
+    """A state key (`hors_de_combat`) as a person reads it (`hors de combat`)."""
+    return STATES.get(state) or clean(state.replace("_", " "))
+
+
 def _signed(n: int) -> str:
     return f"{n:+d}"
 
@@ -139,14 +149,16 @@ class TextRenderer:
                      f" : {names[r.winner]} l'emporte"]
         if r.tie:
             spans.append(" (égalité)")
-        spans.append(f", écart {_signed(r.margin)}{self.rule(r.rule)}")
+        if r.gap is not None:
+            spans.append(f", écart {_signed(r.gap)}")
+        spans.append(self.rule(r.rule))
         self.add(*spans)
         self.note_lines(r.notes, indent + "  · ")
 
     def odds(self, o: Odds, indent: str) -> None:
         head = f"{indent}Chances : {self.c(o.label)}"
         if o.threshold is not None:
-            head += f" (seuil {o.threshold})"
+            head += f" ({self.c(o.threshold_label)} {o.threshold})"
         self.add((head + self.rule(o.rule), HEAD))
         rows: list[tuple[str, Fraction | None]] = []
         if o.success is not None:
@@ -156,7 +168,7 @@ class TextRenderer:
         if o.nobody:
             rows.append(("personne", o.nobody))
         if o.tie is not None:
-            rows.append(("égalité des totaux", o.tie))
+            rows.append(("égalité", o.tie))
         rows.append(("réussite critique", o.critical_success))
         rows.append(("échec critique", o.critical_failure))
         rows.extend((self.c(label), p) for _, label, p in o.extra)
@@ -213,7 +225,8 @@ class TextRenderer:
                      (f"{h.after}{top}", HEAD))
         if r.state is not None:
             style = BAD if r.state.after != "debout" else ""
-            self.add(f"{indent}  état : {self.c(r.state.before)} → ", (self.c(r.state.after), style))
+            self.add(f"{indent}  état : {state_label(r.state.before)} → ",
+                     (state_label(r.state.after), style))
         self.note_lines(r.notes, indent + "  · ")
 
     def sheet(self, v: SheetView, indent: str) -> None:
@@ -250,8 +263,8 @@ class TextRenderer:
                 health = f" {unit} {c.health.after}{top}"
             cond = (" ; " + ", ".join(self.c(x) for x in c.conditions)) if c.conditions else ""
             style = "" if c.state == "debout" else BAD
-            self.add(f"{indent}{mark}{self.c(c.name)} ({c.score}){health} — ", (self.c(c.state), style),
-                     cond)
+            self.add(f"{indent}{mark}{self.c(c.name)} ({c.score}){health} — ",
+                     (state_label(c.state), style), cond)
         self.note_lines(e.notes, indent + "  · ")
 
     def report(self, r: Report, indent: str) -> None:

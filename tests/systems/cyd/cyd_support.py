@@ -3,11 +3,12 @@ with hand-given faces that must all be used, and sheet changes applied like `jdr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from jdr.core.check import CheckResult
 from jdr.core.contest import ContestResult
+from jdr.core.results import Line
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import CheckRequest, GroupRequest, Loaded, Outcome
 from jdr.core.usecase import apply_changes, load, options
@@ -82,3 +83,13 @@ def one_french_line(exc: JdrError) -> str:
     assert len(lines) == 1
     assert "\n" not in lines[0]
     return lines[0]
+
+
+def texts(notes: Iterable[str | Line]) -> list[str]:
+    """The French text of each note (notes are `Line(text, rule)` or plain text)."""
+    return [n.text if isinstance(n, Line) else n for n in notes]
+
+
+def rules(notes: Iterable[str | Line]) -> list[str]:
+    """The rule id of each note ("" for plain text)."""
+    return [n.rule if isinstance(n, Line) else "" for n in notes]

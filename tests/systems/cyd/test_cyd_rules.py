@@ -33,6 +33,7 @@ from systems.cyd.cyd_support import (
     roll,
     single,
     stat,
+    texts,
 )
 
 Make = Callable[..., Loaded[CydSheet]]
@@ -172,7 +173,8 @@ def test_unknown_skill_attribute_threshold_option(
 
 def test_no_combat_initiative_nor_xp_rules() -> None:
     """R003.21 / R003.22: not among the actions; the core refuses them in French."""
-    assert set(SYSTEM.actions) == {"check", "odds", "duel", "session"}
+    assert set(SYSTEM.actions) == {"check", "odds", "duel", "session", "cooperation",
+                                   "action_simple", "encaisser", "recuperer", "deplacement"}
     for action in ("attack", "initiative", "xp"):
         with pytest.raises(RuleError, match="ne joue pas l'action"):
             action_spec(SYSTEM, action)
@@ -269,7 +271,7 @@ def test_opposed_equal_skills_tie_is_status_quo(make_sheet: Make) -> None:
     b = make_sheet("B", attributs={"adresse": 5}, competences={"tir": 3})
     result = opposed(a, "tir", [4, 4], opponent=b, die="d10")
     assert result.winner == "nobody" and result.success is False and result.tie
-    assert any("statu quo" in n for n in result.notes)
+    assert any("statu quo" in n for n in texts(result.notes))
     assert json.loads(render(result, "json"))["winner"] == "nobody"
 
 
@@ -285,7 +287,7 @@ def test_opposed_automatic_failures_and_heroic(make_sheet: Make) -> None:
     assert won.success and won.actor.critical is None
     heroic = opposed(a, "tir", [1, 1], opponent=b, die="d10")  # 21 vs 3
     assert heroic.success and heroic.actor.critical == "success"
-    assert any("réussite héroïque de A" in n for n in heroic.notes)
+    assert any("réussite héroïque de A" in n for n in texts(heroic.notes))
     just = opposed(a, "tir", [1, 10], opponent=b, die="d10")  # 21 vs 12
     assert just.success and just.actor.critical is None
     gap = opposed(a, "tir", [1, 9], opponent=b, die="d10")  # 21 vs 11: ≥ + 10
@@ -301,7 +303,7 @@ def test_D003_20_opponent_without_the_skill_rolls_it_at_0(make_sheet: Make) -> N
     result = opposed(a, "discretion", [5, 5], opponent=b, die="d10")  # --contre FICHE alone
     assert [m.value for m in result.opponent.modifiers] == [6, 0, -3]
     assert result.opponent.total == 6 - 3 + 5 and result.actor.total == 12
-    assert any("niveau 0" in n for n in result.notes)
+    assert any("niveau 0" in n for n in texts(result.notes))
 
 
 def test_contre_sheet_alone_opposes_the_same_skill(make_sheet: Make) -> None:
@@ -375,7 +377,7 @@ def test_odds_restricted_to_one_die(make_sheet: Make) -> None:
 def test_cooperation_table_empty_by_default(make_sheet: Make) -> None:
     result = single(make_sheet(), "tir", [5], {"aides": "3,8"}, die="d10")
     assert result.total == 8 + 5
-    assert any("table de bonus manque" in n for n in result.notes)
+    assert any("table de bonus manque" in n for n in texts(result.notes))
 
 
 def test_cooperation_table_from_options(make_sheet: Make) -> None:
@@ -399,15 +401,16 @@ def test_cooperation_table_from_options(make_sheet: Make) -> None:
 def test_long_action(make_sheet: Make, face: int, text: str) -> None:
     result = single(make_sheet(), "tir", [face], {"duree": "4h"}, threshold="15", die="d10")
     assert any(n.startswith("action longue, durée moyenne 4h : ") and text in n
-               for n in result.notes), result.notes
+               for n in texts(result.notes)), result.notes
 
 
 def test_long_action_heroic_and_dramatic(make_sheet: Make) -> None:
     doc = make_sheet()
     heroic = single(doc, "tir", [8], {"duree": "30 min"}, threshold="5", die="d20")  # 16 >= 15
-    assert any("moitié de la durée moyenne" in n and "(temps : 15 min)" in n for n in heroic.notes)
+    assert any("moitié de la durée moyenne" in n and "(temps : 15 min)" in n
+               for n in texts(heroic.notes))
     dramatic = single(doc, "tir", [1], {"duree": "2 jours"}, threshold="5", die="d20")
-    assert any("une complication survient" in n for n in dramatic.notes)
+    assert any("une complication survient" in n for n in texts(dramatic.notes))
     with pytest.raises(RuleError, match="seuil"):
         roll(doc, "tir", [1], {"duree": "4h"}, die="d10")
 
@@ -428,9 +431,9 @@ def test_retry_refused_until_the_mj_says_circumstances_changed(make_sheet: Make)
     assert isinstance(allowed.result, CheckResult) and allowed.result.success is True
     assert [(c.path, c.value) for c in allowed.changes] == [(("echecs", "tir"), None)]
     other_action = single(doc, "tir", [9], {"action": "crocheter"}, threshold="15", die="d10")
-    assert not any("attention" in n for n in other_action.notes)
+    assert not any("attention" in n for n in texts(other_action.notes))
     warned = single(doc, "tir", [9], {"retente": "avertir"}, threshold="15", die="d10")
-    assert any(n.startswith("attention : « tir » a déjà échoué") for n in warned.notes)
+    assert any(n.startswith("attention : « tir » a déjà échoué") for n in texts(warned.notes))
     quiet = roll(doc, "tir", [1], {"retente": "ignorer"}, threshold="15", die="d10")
     assert quiet.changes == ()
     commit(allowed)

@@ -16,7 +16,7 @@ from jdr.systems.cyd import SYSTEM
 from jdr.systems.cyd.capacite import Capacity, make_check
 from jdr.systems.cyd.dice import CydDie
 from jdr.systems.cyd.sheet import CydSheet
-from systems.cyd.cyd_support import group, opposed, request, single, stat
+from systems.cyd.cyd_support import group, opposed, request, single, stat, texts
 
 Make = Callable[..., Loaded[CydSheet]]
 
@@ -38,7 +38,7 @@ def test_E003_02_odd_d20_counts_zero(make_sheet: Make, face: int) -> None:
     result = single(doc, "tir", [face], die="d20")
     assert result.total == 6
     assert stat(result, "auto_ok") == 1 and result.critical is None
-    assert any("face impaire" in n for n in result.notes)
+    assert any("face impaire" in n for n in texts(result.notes))
     even = single(doc, "tir", [face + 1], die="d20")
     assert even.total == 6 + face + 1
 
@@ -51,7 +51,7 @@ def test_E003_03_d20_1_or_11_is_automatic_dramatic_failure(make_sheet: Make, fac
     assert result.critical == "failure" and stat(result, "auto_ok") == 0
     # "on ne calcule pas le résultat final": no margin, the total is the Capacité alone
     assert result.margin is None and result.total == 20
-    assert any("pas calculé" in n for n in result.notes)
+    assert any("pas calculé" in n for n in texts(result.notes))
     # without any threshold it is still a dramatic failure
     bare = single(doc, "tir", [face], die="d20")
     assert bare.success is False and bare.critical == "failure"

@@ -17,11 +17,7 @@ from jdr.render.json import to_json
 from jdr.systems.dd35 import SYSTEM
 from jdr.systems.dd35.combat import Blow, resolve_attack, resolve_manoeuvre, suffered
 from jdr.systems.dd35.demo import character, document
-from jdr.systems.dd35.initiative import (
-    InitiativeEntry,
-    InitiativeTracker,
-    roll_initiative,
-)
+from jdr.systems.dd35.initiative import roll_initiative
 from jdr.systems.dd35.turn import Action, parse_turn, validate_turn
 
 SWORD = {"nom": "Épée longue", "degats": "1d8", "zone_critique": 19, "multiplicateur": 2}
@@ -252,24 +248,6 @@ def test_A002_05_roll_offs_repeat_while_tied() -> None:
     source.finish()
     assert order.names == ["C", "B", "D"]
     assert [e.rolloffs for e in order.entries] == [(7, 9), (7, 4), (2,)]
-    assert InitiativeTracker.start(order).order == ("C", "B", "D")
-
-
-def test_R002_13_combat_ends_when_nobody_acts() -> None:
-    tracker = InitiativeTracker((InitiativeEntry("A", 15, 1), InitiativeEntry("B", 12, 0)))
-    tracker = tracker.end_round({"A", "B"})
-    assert not tracker.over and tracker.round == 2
-    assert tracker.end_round(set()).over
-
-
-def test_A002_04_bonus_is_cumulative_and_newcomer_joins() -> None:
-    tracker = InitiativeTracker((InitiativeEntry("A", 20, 0), InitiativeEntry("B", 5, 0)))
-    tracker = tracker.end_round({"A"}).end_round({"A"})
-    assert tracker.score("B") == 15
-    tracker = tracker.join(InitiativeEntry("C", 18, 0))
-    assert tracker.order == ("A", "C", "B")
-    with pytest.raises(RuleError):
-        tracker.end_round({"Z"})
 
 
 def test_initiative_rolls_with_seed(tmp_path: Path) -> None:

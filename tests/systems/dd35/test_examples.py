@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from jdr.core.check import CheckResult
+from jdr.core.encounter import Combatant, EncounterState
 from jdr.dice.source import FixedSource
 from jdr.systems.dd35.character import (
     apply_damage_reduction,
@@ -27,7 +28,7 @@ from jdr.systems.dd35.combat import (
     suffered,
 )
 from jdr.systems.dd35.demo import character
-from jdr.systems.dd35.initiative import InitiativeEntry, InitiativeTracker
+from jdr.systems.dd35.initiative import end_round
 from jdr.systems.dd35.sheet import Weapon
 from jdr.systems.dd35.tables import ARMOURS, BASE_ATTACK_TABLE, CLASSES, base_attack_of
 from jdr.systems.dd35.turn import Action, pas_de_placement_distance, validate_turn
@@ -111,12 +112,12 @@ def test_E002_07_pas_de_placement_is_one_square() -> None:
 
 
 def test_E002_08_not_acting_adds_5_to_initiative() -> None:
-    tracker = InitiativeTracker((InitiativeEntry("A", 15, 1), InitiativeEntry("B", 12, 0)))
-    after = tracker.end_round(acted={"A"})
-    assert after.score("A") == 15
-    assert after.score("B") == 17
-    assert after.order == ("B", "A")
-    assert not after.over
+    # the core has just moved to round 2; A acted in round 1, B declared it waits
+    state = EncounterState(round=2, order=[Combatant("A", 15, acted=True),
+                                           Combatant("B", 12, acted=True)])
+    done = end_round(state, frozenset({"B"}), {"A": 1, "B": 0}, FixedSource([]))
+    assert [(c.name, c.score) for c in state.order] == [("B", 17), ("A", 15)]
+    assert done.idle == (("B", 12, 17),) and not done.over and not state.ended
 
 
 # ------------------------------------------------------------------ E002.09 hit points

@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from jdr.core.options import parse_options
 from jdr.core.sheet import SheetDocument
-from jdr.core.system import Loaded
-from jdr.core.usecase import load
+from jdr.core.system import Loaded, Outcome, RuleRequest
+from jdr.core.usecase import apply_changes, load
+from jdr.dice.source import FixedSource
 from jdr.systems.felins import SYSTEM
 from jdr.systems.felins.sheet import Cat
 
@@ -25,7 +27,8 @@ MakeSheet = Callable[..., Loaded[Cat]]
 
 def sheet_text(nom: str = "Patte-de-Brume", rang: str = "apprenti", clan: str = "roches",
                competences: dict[str, int] | None = None, reputation: int = 0,
-               blessures: int = 0, etat: str = "conscient", **caracs: int) -> str:
+               blessures: int = 0, etat: str = "conscient", inconscience: int = 0,
+               soins: str = "aucun", **caracs: int) -> str:
     values = {**BASE, **caracs}
     lines = ["systeme: felins", f"nom: {nom}", f"rang: {rang}", f"clan: {clan}",
              "caracteristiques:"]
@@ -33,6 +36,10 @@ def sheet_text(nom: str = "Patte-de-Brume", rang: str = "apprenti", clan: str = 
     skills = competences or {}
     lines.append("competences: {" + ", ".join(f"{k}: {v}" for k, v in skills.items()) + "}")
     lines += [f"reputation: {reputation}", f"blessures: {blessures}", f"etat: {etat}"]
+    if inconscience:
+        lines.append(f"inconscience: {inconscience}")
+    if soins != "aucun":
+        lines.append(f"soins: {soins}")
     return "\n".join(lines) + "\n"
 
 
@@ -77,3 +84,38 @@ def make_file(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return make
+
+
+Play = Callable[..., Outcome]
+
+
+@pytest.fixture
+def play() -> Play:
+    """`play("soigner", healer, patient, faces=[7], seuil="difficile")`: one rule of felins as
+    `jdr regle` plays it (options parsed by the core, faces by hand, none left over); the
+    changes are applied to the documents and each changed sheet re-validated."""
+
+    def run(name: str, *sheets: Loaded[Cat], faces: list[int] | None = None,
+            **options: str) -> Outcome:
+        opts = parse_options(SYSTEM.actions[name], options, "felins")
+        source = FixedSource(faces or [])
+        outcome = SYSTEM.rule(name, RuleRequest(sheets, opts), source)
+        source.finish()
+        apply_changes(SYSTEM, outcome.changes)
+        return outcome
+
+    return run
+
+
+Reload = Callable[[Loaded[Cat]], Loaded[Cat]]
+
+
+@pytest.fixture
+def reload() -> Reload:
+    """The sheet as it reads after the changes."""
+
+    def again(sheet: Loaded[Cat]) -> Loaded[Cat]:
+        loaded: Loaded[Cat] = load(SYSTEM, sheet.doc)
+        return loaded
+
+    return again

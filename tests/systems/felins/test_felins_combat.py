@@ -12,7 +12,6 @@ from jdr.core.initiative import Order
 from jdr.core.options import parse_options
 from jdr.core.results import AttackReport, Report
 from jdr.core.system import AttackRequest, GroupRequest, Loaded, SheetChange
-from jdr.dice.notation import RollResult
 from jdr.dice.source import FixedSource
 from jdr.errors import RuleError
 from jdr.render.json import to_json
@@ -143,7 +142,7 @@ def test_R004_28_will_check_after_wound(make_sheet: MakeSheet) -> None:
     assert result.state is not None and result.state.after == "en_fuite"
     assert "abandonne" in texts(result)
     apply(changes)
-    assert reload(d).state == "conscient"  # fleeing is not a sheet state
+    assert reload(d).state == "en_fuite"  # kept on the sheet until the fight is over
 
 
 def test_R004_32_unconscious_then_coma_then_death(make_sheet: MakeSheet) -> None:
@@ -153,16 +152,19 @@ def test_R004_32_unconscious_then_coma_then_death(make_sheet: MakeSheet) -> None
     knocked, changes = attack(a, d, [9, 1, 2, 3])
     assert to_json(knocked)["state"] == "inconscient"
     duration = knocked.steps[1]
-    assert isinstance(duration, RollResult) and duration.total == 30 and len(knocked.steps) == 2
+    assert isinstance(duration, CheckResult) and duration.total == 30 and len(knocked.steps) == 2
+    assert [die.face for die in duration.dice] == [1, 2, 3] and duration.rule == "R004.32"
     assert "inconscient pendant 30 minutes" in texts(knocked)
     apply(changes)
     d = Loaded(d.doc, reload(d), d.name)
+    assert d.model.unconscious_minutes == 30  # A004.30: rolled once, kept on the sheet
     fur, changes = attack(a, d, [3])  # 3 + 6 = 9 vs 9 → margin 0: nothing changes (A004.19)
     assert fur.state is None and changes == ()
     coma, changes = attack(a, d, [5])  # 11 → margin 1
     assert to_json(coma)["state"] == "coma" and to_json(coma)["state_before"] == "inconscient"
     apply(changes)
     d = Loaded(d.doc, reload(d), d.name)
+    assert d.model.unconscious_minutes == 0
     dead, changes = attack(a, d, [5])
     assert to_json(dead)["state"] == "mort" and "définitivement perdu" in texts(dead)
     apply(changes)

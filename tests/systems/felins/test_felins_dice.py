@@ -95,3 +95,18 @@ def test_check_odds_are_the_enumerated_roll() -> None:
     assert odds.success == sum(p for (s, _), p in law.items() if s)
     assert odds.critical_success == sum(p for (_, c), p in law.items() if c == "success")
     assert odds.critical_failure == sum(p for (_, c), p in law.items() if c == "failure")
+
+
+def test_E004_11_duration_dice_roll_is_its_distribution() -> None:
+    """R004.32 3d10 × 5 minutes: the production roll against the law its odds use (15–150)."""
+    from jdr.systems.felins.dice import DurationDice
+
+    dice = DurationDice()
+
+    def natural(source: DiceSource) -> object:
+        return dice.roll(source)[0]
+
+    law = dice.distribution()
+    exact = {k: Fraction(q, law.denominator()) for k, q in law.items()}
+    assert enumerate_outcomes(natural) == exact
+    assert (dice.value(3), dice.value(30)) == (15, 150)

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from helpers import ok
-from jdr.core.options import parse_options
+from jdr.core.options import Options, parse_options
 from jdr.core.results import Result
 from jdr.core.sheet import SheetDocument
-from jdr.core.system import AttackRequest, CheckRequest, GroupRequest, Loaded
+from jdr.core.system import AttackRequest, CheckRequest, GroupRequest, Loaded, RuleRequest
 from jdr.dice.source import FixedSource, RandomSource
 from jdr.render import render
 from jdr.render.json import to_json
@@ -19,6 +19,12 @@ from jdr.systems.felins import SYSTEM
 from jdr.systems.felins.sheet import Cat
 
 MakeSheet = Callable[..., Loaded[Cat]]
+
+
+def rule_options(name: str, **values: str) -> Options:
+    return parse_options(SYSTEM.actions[name], values, "felins")
+
+
 RULE_ID = re.compile(r"\b(?:[RETA]\d{3}\.\d{2}|D-(?:\d{3}|ALL)\.\d{2})\b")
 
 
@@ -39,9 +45,9 @@ def test_check_json_and_forum(make_sheet: MakeSheet) -> None:
     assert {"type", "total", "success", "critical", "margin", "dice", "actor"} <= set(data)
     assert data["type"] == "check" and data["actor"] == "Patte-de-Brume"
     assert data["critical"] == "success" and data["dice"] == [10, 4, 2, 10]
-    assert data["natural"] == "10" and data["rule"] == "R004.12"
+    assert data["natural"] == 10 and data["rule"] == "R004.12"
     text = forum(result)
-    assert "10, ~4~, ~2~, ~10~" in text and "RÉUSSITE" in text and "réussite critique" in text
+    assert "10, ~4~, ~2~, (10 confirmation)" in text and "RÉUSSITE" in text and "réussite critique" in text
     assert "Chance 3 → 4" in text
 
 
@@ -81,7 +87,7 @@ def test_attack_duel_initiative_show_heal_forum(make_sheet: MakeSheet) -> None:
     attack = SYSTEM.attack(AttackRequest(a, d), FixedSource([9, 8])).result
     data = to_json(attack)
     assert {"hit", "location", "damage", "state", "health", "steps", "weapon"} <= set(data)
-    assert data["health"] == {"unit": "blessures", "before": 0, "after": 3, "max": None}
+    assert data["health"] == {"unit": "blessures", "before": 0, "after": 3, "max": 4}
     text = forum(attack)
     assert "TOUCHÉ" in text and "9" in text and "reste dans la lutte" in text
     duel = SYSTEM.duel(GroupRequest((a, d)), FixedSource([5, 5])).result
@@ -95,15 +101,18 @@ def test_attack_duel_initiative_show_heal_forum(make_sheet: MakeSheet) -> None:
     assert values["rank"] == "apprenti" and values["wounds"] == 0
     assert "Combat griffu" in forum(view)
     healer = make_sheet(nom="H", chance=1, competences={"soigner": 1})
-    assert "soin" in forum(SYSTEM.heal(healer, d, FixedSource([7])).result)
-    assert "tanière" in forum(SYSTEM.den(d, 3).result)
+    heal = SYSTEM.rule("soigner", RuleRequest((healer, d)), FixedSource([7]))
+    assert "soin" in forum(heal.result)
+    den = SYSTEM.rule("tanniere", RuleRequest((d,), rule_options("tanniere", jours="3")), None)
+    assert "tanière" in forum(den.result)
 
 
 def test_help_and_demo() -> None:
     info = SYSTEM.help()
     assert info.characteristics["agilite"] == "Agilité"
     assert info.skills["soigner"].startswith("Soigner (Ω)")
-    assert set(SYSTEM.actions) == {"check", "odds", "attack", "initiative", "duel"}
+    assert set(SYSTEM.actions) == {"check", "odds", "attack", "initiative", "duel", "soigner",
+                                   "tanniere", "reveil", "fin_combat"}
     for spec in SYSTEM.actions.values():
         assert spec.dice or not spec.rolls
     scene = SYSTEM.demo(RandomSource(3))

@@ -131,6 +131,6 @@ def rules(data: dict[str, Any]) -> list[str]:
 
 def contest_step(data: dict[str, Any]) -> dict[str, Any]:
     """The attack-against-defence contest of an attack's JSON."""
-    step = data["steps"][0]
+    step: dict[str, Any] = data["steps"][0]
     assert step["type"] == "contest"
     return step

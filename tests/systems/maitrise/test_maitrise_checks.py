@@ -12,6 +12,7 @@ from jdr.core.check import Odds
 from jdr.core.system import CheckRequest
 from jdr.dice.source import FixedSource
 from jdr.errors import RuleError
+from jdr.render import render
 from jdr.systems.maitrise import SYSTEM, MaitriseSystem
 from jdr.systems.maitrise.checks import MasteryJudge, margin_of
 from jdr.systems.maitrise.config import MaitriseConfig
@@ -41,9 +42,14 @@ def test_json_contract_and_margin_everywhere(sheet: Any, face: int) -> None:
         assert key in data
     assert data["margin"] == (face + 42) // 2 and data["dice"] == [face]
     assert data["success"] is (face >= 8)
-    margin = {"text": f"marge {(face + 42) // 2} (partie entière de {face + 42} / 2)",
-              "rule": "R001.10"}
-    assert margin in data["notes"]
+
+
+def test_R001_10_text_shows_the_margin_of_every_roll(sheet: Any) -> None:
+    """The renderer prints `marge` whenever a check has one (no note of our own any more)."""
+    doc = sheet(skills={"epee": 42})
+    outcome = SYSTEM.check(CheckRequest(doc, "epee"), FixedSource([5]))
+    text = render(outcome.result)
+    assert text.count("marge +23") == 1 and "partie entière" not in text
 
 
 def test_incompetent_needs_17_on_the_die(sheet: Any) -> None:

@@ -123,7 +123,7 @@ def test_named_threshold_is_explained(sheets: tuple[Path, Path]) -> None:
 def test_systems_lists_maitrise_actions() -> None:
     out = ok("systems", "--json").json()
     row = next(r for r in out if r["id"] == "maitrise")
-    assert row["actions"] == ["attack", "check", "initiative", "odds", "xp"]
+    assert row["actions"] == ["attack", "check", "initiative", "odds", "surprise", "xp"]
 
 
 def test_aide_maitrise() -> None:

@@ -20,6 +20,7 @@ from jdr.systems.maitrise.checks import (
     Stat,
     characteristic_check,
     contest,
+    defence_stat,
     skill_check,
     stat_check,
 )
@@ -100,8 +101,12 @@ def test_attack_hits_as_often_as_the_contest_odds_say(sheet: Any,
     d: Loaded[Any] = sheet("D", skills={"epee": 30},
                            armes=[{"nom": "Épée", "competence": "epee"}] if defender_weapons else [])
     request = AttackRequest(a, d, options=options("attack", None))
-    hits = enumerate_outcomes(lambda src: combat.attack(request, src, SYSTEM.config).result.hit)
+    def hit(src: Any) -> bool:
+        report: Any = combat.attack(request, src, SYSTEM.config).result
+        return bool(report.hit)
+
+    hits = enumerate_outcomes(hit)
     attack_check = skill_check(a.model, "epee", SYSTEM.config)
-    defence = combat.defence_stat(d.model)
+    defence = defence_stat(d.model)
     expected = contest(attack_check, stat_check(d.model, defence, SYSTEM.config)).odds()
     assert hits[True] == expected.success

@@ -8,8 +8,10 @@ choice, defaults = RULES.md decisions, and the `--opt` keys of each action), `sh
 sheet), `dice` (the dice and the judge), `capacite` (the Capacité and its test), `predilection`,
 `opposition` (opposed tests), `actions` (cooperation, long actions, retrying), `checks` (`jdr
 check`), `odds` (`jdr odds`: both dice side by side), `duel`, `session` (new game session),
-`view` (sheet and help), `demo`; `combat` and `progression` say what the document lacks
-(R003.21, R003.22): `attack`, `initiative` and `xp` are not among the actions.
+`view` (sheet and help), `demo`, `etat` (states, D-ALL.02: Santé spent = mort), `regles` (`jdr
+regle`: cooperation, action_simple, encaisser, recuperer, deplacement); `combat` and
+`progression` say what the document lacks (R003.21, R003.22): `attack`, `initiative` and `xp`
+are not among the actions, and no rule acts at the start of a turn or a round.
 
 A003.01 / A003.02: the download-page metadata and the glued words of the document are
 extraction artefacts, not rules. D-ALL.03 (a d10 entered by hand as 0 is 10) is the core's
@@ -22,7 +24,7 @@ from collections.abc import Mapping
 
 from jdr.core.check import Odds
 from jdr.core.options import ActionSpec
-from jdr.core.results import Report, Result, SheetView
+from jdr.core.results import Health, Line, Report, Result, SheetView
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import (
     CheckRequest,
@@ -30,9 +32,11 @@ from jdr.core.system import (
     GroupRequest,
     Loaded,
     Outcome,
+    RuleRequest,
     SystemHelp,
 )
 from jdr.dice.source import DiceSource
+from jdr.systems.cyd import etat
 from jdr.systems.cyd.config import ACTIONS, DEFAULT, CydConfig
 from jdr.systems.cyd.sheet import TEMPLATE, CydSheet, load_sheet
 
@@ -72,7 +76,7 @@ class CydSystem(GameSystem[CydSheet]):
 
         return run_check(request, source, self.config)
 
-    def odds(self, request: CheckRequest[CydSheet]) -> Odds | Report:  # type: ignore[override]
+    def odds(self, request: CheckRequest[CydSheet]) -> Odds | Report:
         """R003.05: both dice side by side (a Report of two Odds), or the die of `--de`."""
         from jdr.systems.cyd.odds import run_odds
 
@@ -92,6 +96,32 @@ class CydSystem(GameSystem[CydSheet]):
         from jdr.systems.cyd.demo import demo
 
         return demo(source)
+
+    def rule(self, name: str, request: RuleRequest[CydSheet], source: DiceSource | None) -> Outcome:
+        """`jdr regle NOM` (regles.py): cooperation, action_simple, encaisser, recuperer,
+        deplacement."""
+        from jdr.systems.cyd.regles import run_rule
+
+        return run_rule(name, request, source, self.config)
+
+    def rule_odds(self, name: str, request: RuleRequest[CydSheet]) -> Odds:
+        from jdr.systems.cyd.regles import run_rule_odds
+
+        return run_rule_odds(name, request, self.config)
+
+    # states (D-ALL.02, etat.py): the kit only defines death (R003.02, Santé spent)
+
+    def state(self, sheet: Loaded[CydSheet]) -> str:
+        return etat.state(sheet.model)
+
+    def incapacity(self, sheet: Loaded[CydSheet]) -> Line | None:
+        return etat.incapacity(sheet.model)
+
+    def health(self, sheet: Loaded[CydSheet]) -> Health | None:
+        return etat.health(sheet.model)
+
+    def conditions(self, sheet: Loaded[CydSheet]) -> tuple[str, ...]:
+        return etat.conditions(sheet.model)
 
 
 SYSTEM = CydSystem()

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from jdr.core.check import CheckResult, Modifier
+from jdr.core.results import Line
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import SheetChange
 from jdr.errors import RuleError
@@ -20,18 +21,19 @@ from jdr.systems.cyd.sheet import CydSheet
 # ------------------------------------------------------------------ cooperation
 
 
-def cooperation(helpers: tuple[int, ...], config: CydConfig) -> tuple[Modifier | None, str]:
+def cooperation(helpers: tuple[int, ...], config: CydConfig) -> tuple[Modifier | None, Line]:
     """R003.18 / A003.09: the leader rolls; each helper adds the bonus of the table for their
     skill value. The document's table is missing: by default it is empty (no bonus)."""
     bonus = sum(config.cooperation_for(v) for v in helpers)
     count = len(helpers)
     shown = ", ".join(str(v) for v in helpers)
     if not config.cooperation_bonus:
-        note = (f"coopération : {count} aide(s) (compétences {shown}) ; la table de bonus manque "
-                "au document : aucun bonus tant que le MJ ne la fournit pas "
-                "(--opt table_cooperation=1:1,5:2)")
+        note = Line(f"coopération : {count} aide(s) (compétences {shown}) ; la table de bonus "
+                    "manque au document : aucun bonus tant que le MJ ne la fournit pas "
+                    "(--opt table_cooperation=1:1,5:2)", "A003.09")
     else:
-        note = f"coopération : {count} aide(s) (compétences {shown}) → bonus {bonus:+d}"
+        note = Line(f"coopération : {count} aide(s) (compétences {shown}) → bonus {bonus:+d}",
+                    "R003.18")
     modifier = Modifier(bonus, f"coopération, {count} aide(s)", "R003.18") if bonus else None
     return modifier, note
 
@@ -49,9 +51,10 @@ class LongAction:
     time: str | None
     text: str
 
-    def note(self) -> str:
+    def note(self) -> Line:
         when = f" (temps : {self.time})" if self.time else ""
-        return f"action longue, durée moyenne {self.duration} : {self.text}{when}"
+        rule = "R003.19" if self.outcome == "success" else "A003.10"
+        return Line(f"action longue, durée moyenne {self.duration} : {self.text}{when}", rule)
 
 
 def _scaled(duration: str, factor: float) -> str:
@@ -95,7 +98,7 @@ def retry_key(skill: str, action: str | None) -> str:
 
 
 def retry_warnings(sheet: CydSheet, key: str, skill_value: int, config: CydConfig,
-                   override: bool) -> tuple[str, ...]:
+                   override: bool) -> tuple[Line, ...]:
     """R003.17 / A003.16 / D-003.16: a failed action may be tried again only if circumstances
     changed in the character's favour. The software knows one change itself (the skill was
     raised since); the MJ vouches for the others with `--opt circonstances=changees`. Mode
@@ -110,20 +113,20 @@ def retry_warnings(sheet: CydSheet, key: str, skill_value: int, config: CydConfi
             "augmentée) ; le MJ peut l'autoriser avec --opt circonstances=changees")
     if config.retry == "bloquer":
         raise RuleError(text)
-    return (f"attention : {text}",)
+    return (Line(f"attention : {text}", "D-003.16"),)
 
 
 def retry_changes(doc: SheetDocument, sheet: CydSheet, key: str, skill_value: int,
                   success: bool | None, config: CydConfig
-                  ) -> tuple[tuple[SheetChange, ...], tuple[str, ...]]:
+                  ) -> tuple[tuple[SheetChange, ...], tuple[Line, ...]]:
     """A003.16: remember a failure on the sheet (`echecs`), clear it after a success."""
     if config.retry == "ignorer" or success is None:
         return (), ()
     if not success:
         return ((SheetChange(doc, ("echecs", key), skill_value),),
-                (f"échec noté sur la fiche (echecs.{key}) : nouvelle tentative seulement si les "
-                 "circonstances changent",))
+                (Line(f"échec noté sur la fiche (echecs.{key}) : nouvelle tentative seulement si "
+                      "les circonstances changent", "A003.16"),))
     if sheet.failures.get(key) is not None:
         return ((SheetChange(doc, ("echecs", key), None),),
-                (f"l'échec précédent de « {key} » est effacé de la fiche",))
+                (Line(f"l'échec précédent de « {key} » est effacé de la fiche", "A003.16"),))
     return (), ()

@@ -111,5 +111,4 @@ def make_check(cap: Capacity, die: str, extra: tuple[Modifier, ...], threshold: 
         rule="R003.07",
         who=cap.character,
         stats=(("skill", cap.skill_value),),
-        sides=sides,
     )

@@ -4,7 +4,7 @@ plus the chosen die, against a threshold (complex action, R003.11), against anot
 long actions and the retry rule (actions.py).
 
 R003.10: actions are simple, complex or opposed; A003.08: a simple action succeeds without a
-roll (there is nothing to roll, so no command for it).
+roll (`jdr regle action_simple`, regles.py).
 
 One `Plan` is built from a request; `run_check` rolls it, and odds.py turns the very same
 `Check` objects into exact odds.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from jdr.core.check import CheckResult, Modifier
-from jdr.core.contest import ContestResult
+from jdr.core.results import Line
 from jdr.core.system import CheckRequest, Outcome, SheetChange
 from jdr.core.threshold import parse_threshold
 from jdr.dice.source import DiceSource
@@ -31,8 +31,8 @@ from jdr.systems.cyd.actions import (
 from jdr.systems.cyd.capacite import Capacity, capacity, choose_die, make_check
 from jdr.systems.cyd.config import CydConfig, parse_helpers
 from jdr.systems.cyd.dice import CydCheck
-from jdr.systems.cyd.opposition import Against, against, roll_contest
-from jdr.systems.cyd.predilection import plan_predilection
+from jdr.systems.cyd.opposition import Against, against
+from jdr.systems.cyd.predilection import PlannedRoll, Predilection, plan_predilection, tick
 from jdr.systems.cyd.sheet import CydSheet
 
 Request = CheckRequest[CydSheet]
@@ -47,9 +47,9 @@ class Plan:
     capacity: Capacity
     against: Against | None = None
     long_duration: str | None = None
-    notes: tuple[str, ...] = ()
-    changes: tuple[SheetChange, ...] = ()
+    notes: tuple[Line, ...] = ()
     retry_key: str | None = None
+    predilection: Predilection | None = None
 
     @property
     def sides(self) -> int:
@@ -60,10 +60,10 @@ class Plan:
         return self.against.opponent if self.against is not None else None
 
 
-def _modifiers(request: Request, config: CydConfig) -> tuple[tuple[Modifier, ...], tuple[str, ...]]:
+def _modifiers(request: Request, config: CydConfig) -> tuple[tuple[Modifier, ...], tuple[Line, ...]]:
     """The MJ's bonus, and the cooperation bonus of R003.18 (`--opt aides=3,5`)."""
     extra: list[Modifier] = []
-    notes: list[str] = []
+    notes: list[Line] = []
     if request.bonus:
         extra.append(Modifier(request.bonus, "bonus du MJ"))
     helpers = request.options.text("aides")
@@ -96,7 +96,7 @@ def _long_duration(request: Request, threshold: int | None, side: Against | None
 
 
 def _retry(request: Request, cap: Capacity, config: CydConfig, judged: bool,
-           rolling: bool) -> tuple[str | None, tuple[str, ...]]:
+           rolling: bool) -> tuple[str | None, tuple[Line, ...]]:
     """R003.17 / D-003.16: the name the action is remembered by, and the retry rule's verdict."""
     if not judged:
         return None, ()
@@ -106,13 +106,16 @@ def _retry(request: Request, cap: Capacity, config: CydConfig, judged: bool,
     override = request.options.text("circonstances") == "changees"
     notes = retry_warnings(request.actor.model, key, cap.skill_value, config, override)
     if override:
-        notes += ("le MJ indique que les circonstances ont changé : nouvelle tentative permise",)
+        notes += (Line("le MJ indique que les circonstances ont changé : nouvelle tentative "
+                       "permise", "D-003.16"),)
     return key, notes
 
 
 def build_plan(request: Request, config: CydConfig, die: str, rolling: bool) -> Plan:
     """Read a request into one test (R003.06 Capacité, R003.11 threshold, R003.13 / A003.03
-    opponent, R003.04 prédilection, R003.18 cooperation, R003.19 long action, A003.16 retry)."""
+    opponent, R003.04 prédilection, R003.18 cooperation, R003.19 long action, A003.16 retry).
+    Rolling, the prédilection is a choice made after the first roll; for the odds, only the
+    one decided in advance counts."""
     cap = capacity(request.actor.model, request.skill, request.carac)
     predilection = plan_predilection(request, cap, die, rolling)
     extra, coop_notes = _modifiers(request, config)
@@ -121,38 +124,38 @@ def build_plan(request: Request, config: CydConfig, die: str, rolling: bool) -> 
     judged = threshold is not None or side is not None
     key, retry_notes = _retry(request, cap, config, judged, rolling)
     side_notes = side.notes if side is not None else ()
+    natural = None if rolling else predilection.natural
+    pred_notes = () if rolling else predilection.notes
     return Plan(
-        check=make_check(cap, die, extra, threshold, predilection.roll),
+        check=make_check(cap, die, extra, threshold, natural),
         die=die, capacity=cap, against=side, long_duration=duration,
-        notes=(*predilection.notes, *coop_notes, *side_notes, *retry_notes),
-        changes=predilection.changes, retry_key=key,
+        notes=(*pred_notes, *coop_notes, *side_notes, *retry_notes),
+        retry_key=key, predilection=predilection,
     )
 
 
-def _roll(plan: Plan, source: DiceSource, config: CydConfig
-          ) -> tuple[CheckResult | ContestResult, bool | None, tuple[str, ...]]:
-    """R003.07: the actor's die first, then the opponent's (the order of `--des`)."""
-    if plan.opponent is not None:
-        contest = roll_contest(plan.check, plan.opponent, source)
-        return contest, contest.winner == "actor", ()
-    rolled = plan.check.roll(source)
-    notes: tuple[str, ...] = ()
-    if plan.long_duration is not None:
-        notes = (long_action(rolled, plan.sides, plan.long_duration, config).note(),)
-    return rolled, rolled.success, notes
-
-
 def run_check(request: Request, source: DiceSource, config: CydConfig) -> Outcome:
-    """`jdr check` for CYD: the result, and the sheet changes (prédilection box ticked,
-    R003.04; failed action remembered or cleared, A003.16)."""
+    """`jdr check` for CYD: the actor's die, the opponent's, the prédilection the player may
+    take after seeing them (R003.04); the result, and the sheet changes (prédilection box
+    ticked, R003.04; failed action remembered or cleared, A003.16)."""
     config = config.with_options(request.options)
     plan = build_plan(request, config, choose_die(request.die), rolling=True)
-    result, success, notes = _roll(plan, source, config)
-    changes: tuple[SheetChange, ...] = ()
-    change_notes: tuple[str, ...] = ()
+    assert plan.predilection is not None
+    rolled = PlannedRoll(plan.check, plan.opponent, plan.predilection).roll(source,
+                                                                           request.chooser)
+    result = rolled.result
+    notes: list[Line] = []
+    if plan.long_duration is not None and isinstance(result, CheckResult):
+        notes.append(long_action(result, plan.sides, plan.long_duration, config).note())
+    notes += [*plan.notes, *rolled.notes]
+    changes: list[SheetChange] = []
+    if rolled.used:
+        change, note = tick(request.actor.doc, plan.capacity.skill)
+        changes.append(change)
+        notes.append(note)
     if plan.retry_key is not None:
-        changes, change_notes = retry_changes(request.actor.doc, request.actor.model,
-                                              plan.retry_key, plan.capacity.skill_value,
-                                              success, config)
-    result = replace(result, notes=(*result.notes, *notes, *plan.notes, *change_notes))
-    return Outcome(result, plan.changes + changes)
+        more, more_notes = retry_changes(request.actor.doc, request.actor.model, plan.retry_key,
+                                         plan.capacity.skill_value, result.success, config)
+        changes += more
+        notes += more_notes
+    return Outcome(replace(result, notes=(*result.notes, *notes)), tuple(changes))

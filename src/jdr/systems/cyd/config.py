@@ -102,8 +102,9 @@ _DIE = tables.DIE_CHOICES
 
 _PREDILECTION = (
     OptionSpec("predilection", "bool", "relancer le dé grâce à la prédilection de la compétence "
-               "(une fois par séance ; --choix 1|2 garde l'un des deux résultats, sinon le "
-               "meilleur)", False, "R003.04"),
+               "(une fois par séance), décidé d'avance ; sans cette option, la question est posée "
+               "après le jet (non : pas de question) ; --choix 1|2 garde l'un des deux "
+               "résultats, sinon la question, ou le meilleur", False, "R003.04"),
     OptionSpec("premier_jet", "int", "prédilection après un jet déjà fait à la table : la face "
                "de ce premier jet (seule la relance est lancée)", None, "R003.04", 1, 20),
 )
@@ -154,11 +155,71 @@ _DUEL = (
 )
 
 _CHECK_DICE = (
-    "le dé choisi par --de (obligatoire : d10 ou d20) ; avec --opt predilection=oui, le premier "
-    "jet puis la relance (avec premier_jet, seulement la relance) ; avec --contre, ensuite le dé "
-    "de l'adversaire (d10 sauf --opt de_adverse=d20). --contre FICHE seul : l'adversaire oppose "
-    "la même compétence ; s'il ne l'a pas, il la teste au niveau 0 (Capacité −3)."
+    "le dé choisi par --de (obligatoire : d10 ou d20 ; avec --opt premier_jet, il est déjà "
+    "jeté) ; avec --contre, ensuite le dé de l'adversaire (d10 sauf --opt de_adverse=d20) ; "
+    "enfin la relance de prédilection si le joueur la prend (demandée après le jet, ou "
+    "--opt predilection=oui). --contre FICHE seul : l'adversaire oppose la même compétence ; "
+    "s'il ne l'a pas, il la teste au niveau 0 (Capacité −3)."
 )
+
+# ------------------------------------------------------------------ rules (`jdr regle NOM`)
+
+_COOPERATION_RULE = (
+    OptionSpec("competence", "text", "compétence du meneur, et celle dont la valeur de chaque "
+               "aide donne son bonus", None, "R003.18"),
+    OptionSpec("carac", "choice", "attribut du meneur (sinon l'attribut usuel de la compétence)",
+               None, "A003.18", choices=tables.ATTRIBUTES),
+    OptionSpec("seuil", "text", "seuil de difficulté (nombre ou nom : facile, moyenne, ...)",
+               None, "R003.11"),
+    OptionSpec("de", "choice", "dé choisi par le meneur (obligatoire)", None, "D-003.20",
+               choices=_DIE),
+    OptionSpec("bonus", "int", "bonus ou malus du MJ", 0, "R003.06", -100, 100),
+    OptionSpec("choix", "int", "avec la prédilection : garder le résultat 1 ou 2", None,
+               "R003.04", 1, 2),
+    *_PREDILECTION,
+    _COOPERATION[1],
+    *_CHECK_ONLY,
+)
+_POOLS_LOST = (
+    OptionSpec("sante", "int", "points de Santé perdus (montant du MJ)", None, "R003.02", 0,
+               tables.POOL_CHANGE_MAX),
+    OptionSpec("psyche", "int", "points de Psyché perdus (montant du MJ)", None, "R003.02", 0,
+               tables.POOL_CHANGE_MAX),
+)
+_POOLS_REGAINED = (
+    OptionSpec("sante", "int", "points de Santé regagnés (montant du MJ, jusqu'au maximum)",
+               None, "R003.02", 0, tables.POOL_CHANGE_MAX),
+    OptionSpec("psyche", "int", "points de Psyché regagnés (montant du MJ, jusqu'au maximum)",
+               None, "R003.02", 0, tables.POOL_CHANGE_MAX),
+)
+_MOVE = (
+    OptionSpec("tours", "int", "nombre de tours de jeu (6 secondes chacun)", None, "R003.23", 1,
+               tables.MOVE_TURNS_MAX),
+    OptionSpec("distance", "int", "distance à parcourir, en mètres", None, "R003.02", 1,
+               tables.MOVE_METRES_MAX),
+)
+_SIMPLE = (
+    OptionSpec("action", "text", "ce que fait le personnage", None, "A003.08"),
+)
+
+RULES: dict[str, ActionSpec] = {
+    "cooperation": ActionSpec(
+        "cooperation", "coopération : le meneur (premier nommé) fait le test, chaque aide lui "
+        "donne le bonus de la table pour sa valeur de compétence (table absente du document : "
+        "aucun bonus sans --opt table_cooperation)", _COOPERATION_RULE,
+        "le dé du meneur ; avec la prédilection, ensuite la relance"),
+    "action_simple": ActionSpec(
+        "action_simple", "action simple : réussite automatique, sans jet", _SIMPLE, rolls=False),
+    "encaisser": ActionSpec(
+        "encaisser", "perte de Santé et/ou de Psyché (montant du MJ : le kit n'a pas de règle "
+        "de dégâts) ; Santé épuisée : le personnage est tué", _POOLS_LOST, rolls=False),
+    "recuperer": ActionSpec(
+        "recuperer", "Santé et/ou Psyché regagnées (montant du MJ : le kit n'a pas de règle de "
+        "soins), jusqu'au maximum", _POOLS_REGAINED, rolls=False),
+    "deplacement": ActionSpec(
+        "deplacement", "déplacement : Vitesse (mètres par tour de 6 secondes) × tours, ou les "
+        "tours qu'il faut pour une distance", _MOVE, rolls=False),
+}
 
 ACTIONS: dict[str, ActionSpec] = {
     "check": ActionSpec(
@@ -176,4 +237,5 @@ ACTIONS: dict[str, ActionSpec] = {
     "session": ActionSpec(
         "session", "nouvelle séance de jeu : les cases de prédilection redeviennent disponibles",
         rolls=False),
+    **RULES,
 }

@@ -8,11 +8,12 @@ to the Capacité. The same objects give the random roll and the exact distributi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from jdr.core.check import Check, CheckResult, Natural, NaturalRoll, Verdict
+from jdr.core.check import Check, Natural, NaturalRoll, Verdict
+from jdr.core.results import Line
 from jdr.dice.notation import Die
 from jdr.dice.source import DiceSource
 from jdr.systems.cyd import tables
@@ -129,6 +130,9 @@ class CydJudge:
     - without a threshold (one side of an opposed test) only the automatic failure is judged;
     - A003.17: the d10 reaches a heroic success too (Capacité ≥ threshold and a 10): no special
       rule for either die.
+
+    Every verdict carries the stat `auto_ok` (0 on a 1 or 11 of the d20, else 1): the opposed
+    test's rule reads it (A003.05).
     """
 
     sides: int
@@ -136,36 +140,25 @@ class CydJudge:
     def __call__(self, natural: Natural, total: int, threshold: int | None) -> Verdict:
         assert isinstance(natural, int)
         if is_automatic_failure(self.sides, natural):
-            return Verdict(False, "failure", None, (
+            return Verdict(False, "failure", None, (Line(
                 f"{natural} sur le d20 : échec dramatique automatique, le résultat final n'est "
-                "pas calculé (le total affiché n'est que la Capacité)",))
-        notes: tuple[str, ...] = ()
+                "pas calculé (le total affiché n'est que la Capacité)", "R003.08"),),
+                (("auto_ok", 0),))
+        notes: tuple[Line, ...] = ()
         if self.sides == 20 and natural % 2 == 1:
-            notes = (f"{natural} sur le d20 : face impaire, le dé compte 0",)
+            notes = (Line(f"{natural} sur le d20 : face impaire, le dé compte 0", "R003.08"),)
+        ok = (("auto_ok", 1),)
         if threshold is None:
-            return Verdict(None, None, None, notes)
+            return Verdict(None, None, None, notes, ok)
         margin = total - threshold
         if margin >= tables.EXCEPTIONAL_GAP:
-            return Verdict(True, "success", margin,
-                           (*notes, "réussite héroïque : résultat final ≥ seuil + 10"))
+            return Verdict(True, "success", margin, (*notes, Line(
+                "réussite héroïque : résultat final ≥ seuil + 10", "R003.14")), ok)
         if margin <= -tables.EXCEPTIONAL_GAP:
-            return Verdict(False, "failure", margin,
-                           (*notes, "échec dramatique : résultat final ≤ seuil − 10"))
-        return Verdict(margin >= 0, None, margin, notes)
+            return Verdict(False, "failure", margin, (*notes, Line(
+                "échec dramatique : résultat final ≤ seuil − 10", "R003.15")), ok)
+        return Verdict(margin >= 0, None, margin, notes, ok)
 
 
-@dataclass(frozen=True)
-class CydCheck(Check):
-    """A Capacité test (R003.07): the core `Check`, whose every result also carries the stat
-    `auto_ok` (0 on a 1 or 11 of the d20, A003.05, else 1) for the opposed-test rule.
-
-    The core copies a check's fixed `stats` onto each result; `auto_ok` depends on the face, so
-    it is added here, once, where the core resolves every outcome (rolls and exact odds)."""
-
-    sides: int = 10
-
-    def resolve(self, natural: Natural, dice: tuple[Die, ...] = ()) -> CheckResult:
-        result = Check.resolve(self, natural, dice)
-        assert isinstance(natural, int)
-        ok = 0 if is_automatic_failure(self.sides, natural) else 1
-        return replace(result, stats=(*result.stats, ("auto_ok", ok)))
+# A Capacité test is a plain core `Check` whose judge is a `CydJudge` (R003.07).
+CydCheck = Check

@@ -72,7 +72,7 @@ def setup(request: GroupRequest[CydSheet], config: CydConfig) -> DuelSetup:
     )
 
 
-def _capacities(duel: DuelSetup, number: int) -> tuple[Capacity, Capacity, tuple[str, ...]]:
+def _capacities(duel: DuelSetup, number: int) -> tuple[Capacity, Capacity, tuple[Line, ...]]:
     """E003.05: the attribute of round `number` (the last one given stays)."""
     attr_a = duel.attributes_a[min(number - 1, len(duel.attributes_a) - 1)]
     attr_b = duel.attributes_b[min(number - 1, len(duel.attributes_b) - 1)]

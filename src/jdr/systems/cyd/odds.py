@@ -43,16 +43,16 @@ def _against(plan: Plan) -> str:
         return "" if threshold is None else f" contre seuil {threshold}"
     if side.opponent is None:
         return f" contre la Capacité de {side.capacity.character} (opposition passive)"
-    return f" contre {side.capacity.character} ({side.capacity.describe()}, d{side.opponent.sides})"
+    return f" contre {side.capacity.character} ({side.capacity.describe()}, {side.die})"
 
 
-def _notes(plan: Plan) -> tuple[Line, ...]:
+def odds_notes(plan: Plan) -> tuple[Line, ...]:
     critical = ("réussite critique = réussite héroïque (écart ≥ 10 sur le perdant)"
                 if plan.opponent is not None else
                 "réussite critique = réussite héroïque (seuil + 10)")
     return (
         Line(plan.capacity.describe(), "R003.06"),
-        *(Line(n) for n in plan.notes),
+        *plan.notes,
         Line(f"{critical} ; échec critique = échec dramatique (seuil − 10, ou 1 et 11 sur le "
              "d20)", "R003.14"),
         Line("1 et 11 sur le d20 : pas de résultat final, comptés à la Capacité seule dans la "
@@ -68,7 +68,7 @@ def run_odds(request: CheckRequest[CydSheet], config: CydConfig) -> Odds | Repor
     parts = tuple(die_odds(plan) for plan in plans)
     first = plans[0]
     if len(parts) == 1:
-        return replace(parts[0], notes=tuple(line.text for line in _notes(first)))
+        return replace(parts[0], notes=odds_notes(first))
     title = (f"Chances de {first.capacity.character} : {first.capacity.label}{_against(first)}, "
              "au choix du joueur")
-    return Report(title, parts, _notes(first), "R003.05")
+    return Report(title, parts, odds_notes(first), "R003.05")

@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from jdr.core.check import CheckResult, Modifier, Odds
 from jdr.core.contest import Contest, ContestResult, ContestRule, Criterion
+from jdr.core.results import Line
 from jdr.core.system import CheckRequest
 from jdr.dice.source import DiceSource
 from jdr.names import normalize
@@ -23,6 +24,7 @@ from jdr.systems.cyd import tables
 from jdr.systems.cyd.capacite import Capacity, attribute_name, make_check
 from jdr.systems.cyd.config import CydConfig
 from jdr.systems.cyd.dice import CydCheck
+from jdr.systems.cyd.etat import require_able
 from jdr.systems.cyd.sheet import CydSheet
 
 OPPOSED = ContestRule(
@@ -59,28 +61,29 @@ class Against:
     capacity: Capacity
     opponent: CydCheck | None
     threshold: int | None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Line, ...] = ()
+    die: str = ""
 
 
 def opponent_capacity(sheet: CydSheet, skill: str, carac: str | None,
-                      actor_attribute: str) -> tuple[Capacity, tuple[str, ...]]:
+                      actor_attribute: str) -> tuple[Capacity, tuple[Line, ...]]:
     """R003.13: the Capacité may differ for each side. D-003.20: without the skill, level 0.
     A003.18: the attribute is `carac_adverse`, else the opponent's usual one, else the actor's."""
     key = normalize(skill)
-    notes: list[str] = []
+    notes: list[Line] = []
     value = sheet.skills.get(key)
     if value is None:
         value = 0
-        notes.append(f"{sheet.nom} n'a pas la compétence « {skill} » : elle est testée au "
-                     "niveau 0 (Capacité −3)")
+        notes.append(Line(f"{sheet.nom} n'a pas la compétence « {skill} » : elle est testée au "
+                          "niveau 0 (Capacité −3)", "D-003.20"))
     if carac:
         attribute = attribute_name(carac)
     elif key in sheet.usual:
         attribute = sheet.usual[key]
     else:
         attribute = actor_attribute
-        notes.append(f"attribut de {sheet.nom} : {tables.ATTRIBUTE_LABELS[attribute]}, comme "
-                     "l'acteur (--opt carac_adverse=... pour un autre)")
+        notes.append(Line(f"attribut de {sheet.nom} : {tables.ATTRIBUTE_LABELS[attribute]}, "
+                          "comme l'acteur (--opt carac_adverse=... pour un autre)", "A003.18"))
     return Capacity(sheet.nom, attribute, sheet.attributs.get(attribute), key, value), tuple(notes)
 
 
@@ -89,13 +92,16 @@ def against(request: CheckRequest[CydSheet], actor: Capacity, config: CydConfig)
     the opponent opposes the same skill as the actor."""
     assert request.opponent is not None
     other = request.opponent.model
+    require_able(other, "s'opposer (faites un test contre un seuil : --seuil)")
     skill = request.opponent_skill or actor.skill
     cap, notes = opponent_capacity(other, skill, request.options.text("carac_adverse"),
                                    actor.attribute)
     if config.passive_opposition:
-        return Against(cap, None, cap.value, (*notes, (
-            f"opposition passive : le seuil est la Capacité de {other.nom} ({cap.describe()})")))
-    return Against(cap, make_check(cap, config.opponent_die, (), None), None, notes)
+        return Against(cap, None, cap.value, (*notes, Line(
+            f"opposition passive : le seuil est la Capacité de {other.nom} ({cap.describe()})",
+            "A003.03")))
+    die = config.opponent_die
+    return Against(cap, make_check(cap, die, (), None), None, notes, die)
 
 
 def _auto_ok(result: CheckResult) -> bool:
@@ -111,7 +117,8 @@ def mark_heroic(result: ContestResult) -> ContestResult:
     if abs(a.total - b.total) < tables.EXCEPTIONAL_GAP:
         return result
     winner = a if result.winner == "actor" else b
-    note = (f"réussite héroïque de {winner.who} : résultat final ≥ celui du perdant + 10")
+    note = Line(f"réussite héroïque de {winner.who} : résultat final ≥ celui du perdant + 10",
+                "A003.05")
     heroic = replace(winner, critical="success")
     if result.winner == "actor":
         return replace(result, actor=heroic, notes=(*result.notes, note))
@@ -121,6 +128,12 @@ def mark_heroic(result: ContestResult) -> ContestResult:
 def roll_contest(actor: CydCheck, opponent: CydCheck, source: DiceSource) -> ContestResult:
     """R003.13: the actor's die, then the opponent's (order of `--des`)."""
     return mark_heroic(Contest(actor, opponent, OPPOSED).roll(source))
+
+
+def resolve_contest(actor: CydCheck, opponent: CydCheck, a: CheckResult,
+                    b: CheckResult) -> ContestResult:
+    """R003.13: two results already rolled (the prédilection keeps one of two of the actor's)."""
+    return mark_heroic(Contest(actor, opponent, OPPOSED).resolve(a, b))
 
 
 def automatic_failure(check: CydCheck) -> Fraction:

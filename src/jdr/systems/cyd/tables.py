@@ -62,6 +62,12 @@ LADDER_ALIASES: Final[dict[str, str]] = {"moyen": "moyenne"}
 # R003.23: a game turn lasts 6 seconds.
 TURN_SECONDS: Final = 6
 
+# Bounds of the options of `jdr regle encaisser / recuperer / deplacement` (not rules: limits).
+POOL_CHANGE_MAX: Final = 1000
+POOL_MIN: Final = -1000  # the lowest current value a sheet's pool accepts
+MOVE_TURNS_MAX: Final = 10_000
+MOVE_METRES_MAX: Final = 1_000_000
+
 # R003.04: the two states of a predilection box on the sheet.
 PREDILECTION_FREE: Final = "disponible"
 PREDILECTION_USED: Final = "utilisee"

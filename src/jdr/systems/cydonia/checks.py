@@ -176,6 +176,13 @@ class Character:
                 else "assomme" if etat.assomme else "debout")
 
     @property
+    def status(self) -> str:
+        """The state in French, with a paralysis (R000.27) when standing."""
+        if self.state == "debout" and self.sheet.etat.paralyse:
+            return "paralysé"
+        return STATE_WORDS[self.state]
+
+    @property
     def can_act(self) -> bool:
         """D-ALL.02: the dead, the dying, the knocked out and the paralysed (R000.27) cannot act."""
         return self.state == "debout" and not self.sheet.etat.paralyse
@@ -308,7 +315,7 @@ def wake_check(character: Character, turn: int, bonus: int = 0) -> Check:
 
 def passive_check(character: Character, what: str = "défense") -> Check:
     """D-000.47: no roll, total 0 (a defender who cannot act)."""
-    return Check(f"aucun jet de {what} ({STATE_WORDS[character.state]})", PASSIVE, (), judge,
+    return Check(f"aucun jet de {what} ({character.status})", PASSIVE, (), judge,
                  None, "D-000.47", character.name)
 
 
@@ -369,3 +376,14 @@ def roll_contest(contest: Contest, source: DiceSource,
     a = keep_other(contest.actor, a, chooser, contest.resolve(a, b))
     b = keep_other(contest.opponent, b, chooser, contest.resolve(a, b))
     return contest.resolve(a, b)
+
+
+def opposing_check(character: Character, skill: str) -> Check:
+    """The roll that opposes an action: the skill, or no roll at all (total 0) from a character
+    who cannot act (D-000.47)."""
+    return skill_check(character, skill) if character.can_act else passive_check(character, "opposition")
+
+
+def amount_judge(natural: Natural, total: int, threshold: int | None) -> Verdict:
+    """A roll that only gives an amount (hit points recovered, metres): no success, no critical."""
+    return Verdict(None)

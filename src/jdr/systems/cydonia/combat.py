@@ -16,18 +16,19 @@ from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import Contest, ContestResult
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import AttackReport, Damage, Health, Line, Location, StateChange, Step
-from jdr.core.system import AttackRequest
+from jdr.core.system import AttackRequest, Chooser, default_choice
 from jdr.dice.notation import Die, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
 from jdr.systems.cydonia.checks import (
     ATTACK_CONTEST,
-    STATE_WORDS,
     Character,
+    malus_modifiers,
     passive_check,
     raw_check,
     resistance_check,
+    roll_contest,
     skill_check,
 )
 from jdr.systems.cydonia.config import CONFIG
@@ -38,6 +39,7 @@ from jdr.systems.cydonia.wounds import (
     aimed_zone,
     concentration_bonus,
     knockout,
+    kravkar_malus,
     location_bonus,
     location_total,
     protection_for,
@@ -72,14 +74,14 @@ def initiative(characters: Sequence[Character], source: DiceSource,
             c.characteristic("agilite") + c.characteristic("sensoriel"))
         entrants.append(Entrant(c.name, score, check, (("Chance", c.characteristic("chance")),)))
     result = order(entrants, ORDER_RULE, source)
-    notes = tuple(f"{c.name} est {STATE_WORDS[c.state]} : ne peut pas agir (D-ALL.02)"
+    notes = tuple(Line(f"{c.name} est {c.status} : ne peut pas agir", "D-ALL.02")
                   for c in characters if not c.can_act)
     return replace(result, notes=notes)
 
 
 # ------------------------------------------------------------------ the attack's options
 
-Update = tuple[tuple[str, ...], int | bool]
+Update = tuple[tuple[str, ...], int | bool | str | None]
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,12 @@ class AttackOptions:
     bite: bool = False
     lethal: bool = False
     concentration: str | None = None   # "jet" or "degats": spend the attacker's concentration
+    choice: int | None = None          # the attacker's expert die, named in advance (R000.17)
+    kravkar: int = 0                   # action n of a Kravkar chain: −3 × (n − 1) (R000.42)
+    formula: str | None = None         # damage formula of a Kravkar throw (PHY+1d10, R000.32)
+    hold: bool = False                 # a Kravkar hold: no damage, the defender is held (R000.42)
+    extra_damage: int = 0              # a mounted charge: the mount's Course (R000.39)
+    move: str = ""                     # what the report names instead of the weapon (Kravkar)
 
 
 def options_from(request: AttackRequest[CydoniaSheet]) -> AttackOptions:
@@ -103,7 +111,7 @@ def options_from(request: AttackRequest[CydoniaSheet]) -> AttackOptions:
         weapon=request.weapon, defence=request.defence or "esquive", aimed=request.aimed,
         mounted_attacker=o.flag("monte"), mounted_defender=o.flag("defenseur_monte"),
         immaterial=o.flag("immateriel"), area=o.flag("zone"), bite=o.flag("morsure"),
-        lethal=o.flag("letal"), concentration=o.text("concentration"),
+        lethal=o.flag("letal"), concentration=o.text("concentration"), choice=o.int("choix"),
     )
 
 
@@ -127,6 +135,10 @@ class Stroke:
 
     @property
     def weapon_name(self) -> str:
+        if self.opts.move:
+            return self.opts.move
+        if self.opts.bite:
+            return "morsure"
         return self.weapon.nom if self.weapon is not None else "mains nues"
 
 
@@ -152,13 +164,18 @@ def _weapon(attacker: Character, wanted: str | None) -> Weapon | None:
 
 
 def _stroke(attacker: Character, opts: AttackOptions) -> Stroke:
-    """R000.22, R000.28, R000.32, R000.40: weapon, table and damage formula of the attack."""
+    """R000.22, R000.28, R000.32, R000.40: weapon, table and damage formula of the attack. A
+    werewolf's bite is a Corps à corps attack on the CAC table, whatever weapon is equipped;
+    a transformed werewolf fights with claws (PHY+1d10)."""
+    if opts.bite:
+        return Stroke(None, True, "PHY+2d10", opts)
     weapon = _weapon(attacker, opts.weapon)
     cac = weapon is None or weapon.competence == "corps_a_corps"
     formula = "PHY" if weapon is None else weapon.degats
-    if opts.bite:
-        formula = "PHY+2d10"
-    elif attacker.sheet.griffes and cac and formula == "PHY":
+    claws = attacker.sheet.griffes or bool(attacker.sheet.etat.transformation)
+    if opts.formula is not None:
+        formula = opts.formula
+    elif claws and cac and formula == "PHY":
         formula = "PHY+1d10"
     if weapon is not None:  # R000.24, A000.43: the weapon's own nature (data) counts too
         opts = replace(opts, area=opts.area or weapon.zone,
@@ -178,6 +195,9 @@ def _attack_check(attacker: Character, stroke: Stroke) -> Check:
         skill = "lancer"  # R000.05: thrown weapons use Lancer
     if opts.bite:
         extra.append(Modifier(-6, "morsure de loup-garou", "R000.40"))
+    if opts.kravkar > 1:
+        extra.append(Modifier(kravkar_malus(opts.kravkar), f"Kravkar, action {opts.kravkar}",
+                              "R000.42"))
     if opts.aimed:
         extra.append(Modifier(aimed_malus(opts.aimed, stroke.cac), f"attaque visée : {opts.aimed}",
                               "R000.30"))
@@ -186,12 +206,13 @@ def _attack_check(attacker: Character, stroke: Stroke) -> Check:
     if opts.concentration == "jet" and attacker.sheet.etat.concentration:
         bonus = concentration_bonus(attacker.sheet.etat.concentration)
         extra.append(Modifier(bonus, "concentration", "R000.36"))
-    return skill_check(attacker, skill, extra=tuple(extra))
+    return skill_check(attacker, skill, extra=tuple(extra), choice=opts.choice)
 
 
 def _defence_check(defender: Character, stroke: Stroke) -> tuple[Check, list[Line]]:
     """R000.22, R000.24, R000.36, R000.38, D-000.47: the defence roll the rules allow. A000.23:
-    the −6 of a concentrating defender applies to Esquive only; A000.37: an immaterial attack
+    the −6 of a concentrating defender applies to whichever defence is rolled (Esquive, Bouclier,
+    CAC, mounted), not to Résistance Physique against an immaterial attack; A000.37: an immaterial attack
     must beat Résistance Physique strictly and still rolls a location; A000.42: every attack
     gets its own defence roll."""
     opts = stroke.opts
@@ -203,7 +224,7 @@ def _defence_check(defender: Character, stroke: Stroke) -> tuple[Check, list[Lin
         raise RuleError("--defense cac : la parade au corps à corps ne s'oppose qu'à une attaque "
                         "au corps à corps (R000.24)")
     if not defender.can_act:
-        notes.append(Line(f"{defender.name} est {STATE_WORDS[defender.state]} : aucune défense, "
+        notes.append(Line(f"{defender.name} est {defender.status} : aucune défense, "
                           "total 0", "D-000.47"))
         return passive_check(defender), notes
     if opts.immaterial:
@@ -213,8 +234,8 @@ def _defence_check(defender: Character, stroke: Stroke) -> tuple[Check, list[Lin
         notes.append(Line("attaque de zone : seule l'Esquive est permise", "R000.24"))
         defence = "esquive"
     extra: tuple[Modifier, ...] = ()
-    if defender.sheet.etat.concentration and defence == "esquive":
-        extra = (Modifier(-6, "attaqué en se concentrant", "R000.36"),)
+    if defender.sheet.etat.concentration:
+        extra = (Modifier(-6, "attaqué en se concentrant", "R000.36, A000.23"),)
     if opts.mounted_defender and defence != "bouclier":
         return _mounted_defence(defender, extra), notes
     skill = {"esquive": "esquive", "bouclier": "bouclier", "cac": "corps_a_corps"}[defence]
@@ -225,9 +246,7 @@ def _mounted_defence(defender: Character, extra: tuple[Modifier, ...]) -> Check:
     """R000.38: a mounted defender rolls Agilité + Équitation + 1D10 (unless using a shield)."""
     parts = (Modifier(defender.characteristic("agilite"), "Agilité"),
              Modifier(defender.skill("equitation"), "Équitation, défenseur monté", "R000.38"),
-             *extra)
-    if defender.malus:
-        parts = (*parts, Modifier(defender.malus, "malus en cours", "A000.16"))
+             *extra, *malus_modifiers(defender))
     return raw_check("Défense montée (Agilité + Équitation)", parts, rule="R000.38",
                      who=defender.name)
 
@@ -235,18 +254,26 @@ def _mounted_defence(defender: Character, extra: tuple[Modifier, ...]) -> Check:
 # ------------------------------------------------------------------ the whole attack
 
 
+def attack_contest(attacker: Character, defender: Character, opts: AttackOptions
+                   ) -> tuple[Stroke, Contest, list[Line]]:
+    """R000.22–R000.24: the attack roll against the defence roll, as declared (also the exact
+    odds of a hit)."""
+    stroke = _stroke(attacker, opts)
+    defence, notes = _defence_check(defender, stroke)
+    return stroke, Contest(_attack_check(attacker, stroke), defence, ATTACK_CONTEST), notes
+
+
 def attack(attacker: Character, defender: Character, opts: AttackOptions,
-           source: DiceSource) -> Blow:
-    """The whole chain: R000.22–R000.41."""
+           source: DiceSource, chooser: Chooser = default_choice) -> Blow:
+    """The whole chain: R000.22–R000.41. An expert (attacker or defender) may keep the other
+    die once the dice are shown (R000.17, asked through `chooser`)."""
     if defender.state == "mort":
         raise RuleError(f"{defender.name} est mort (R000.34) : on n'attaque plus un mort")
     if not attacker.can_act:
-        raise RuleError(f"{attacker.name} est {STATE_WORDS[attacker.state]} : "
+        raise RuleError(f"{attacker.name} est {attacker.status} : "
                         "il ne peut pas attaquer (D-ALL.02)")
-    stroke = _stroke(attacker, opts)
-    att_check = _attack_check(attacker, stroke)
-    def_check, notes = _defence_check(defender, stroke)
-    contest = Contest(att_check, def_check, ATTACK_CONTEST).roll(source)
+    stroke, duel, notes = attack_contest(attacker, defender, opts)
+    contest = roll_contest(duel, source, chooser)
     spent: tuple[Update, ...] = ()
     if opts.concentration and attacker.sheet.etat.concentration:
         spent = ((("etat", "concentration"), 0),)
@@ -267,6 +294,8 @@ def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: Cont
     if defender.sheet.etat.concentration:
         notes.append(Line("touché pendant sa concentration : elle est perdue", "R000.36"))
         updates.append((("etat", "concentration"), 0))
+    if stroke.opts.hold:
+        return _held(attacker, defender, stroke, contest, notes, spent, updates)
     location, zone = _locate(contest.margin, stroke, source)
     if zone.name == "Bras" and not stroke.cac and not CONFIG.arm_row_13_is_body:
         notes.append(Line("ligne 13 « Arme » : le coup frappe l'arme", "A000.06"))
@@ -274,12 +303,14 @@ def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: Cont
     hp_before = defender.sheet.pv.actuels
     after = state_after(hp_before, damage.suffered, zone, defender.sheet.etat.mourant)
     steps: list[Step] = [contest]
-    knocked = _head_effects(defender, zone, damage.suffered, after.dead, stroke.opts, source,
-                            steps, notes)
+    knocked, paralysed = _head_effects(defender, zone, damage.suffered, after.dead, stroke.opts,
+                                       source, steps, notes)
     updates += [(("pv",), after.hit_points), (("etat", "mourant"), after.dying),
                 (("etat", "mort"), after.dead)]
     if knocked:
         updates.append((("etat", "assomme"), damage.suffered))
+    if paralysed:
+        updates.append((("etat", "paralyse"), True))
     state = after.label
     if state == "debout" and (knocked or defender.sheet.etat.assomme):
         state = "assomme"
@@ -289,6 +320,19 @@ def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: Cont
         Health("pv", hp_before, after.hit_points, defender.sheet.pv.max),
         StateChange(defender.state, state), notes=tuple(notes), rule="R000.23",
         weapon=stroke.weapon_name)
+    return Blow(report, spent, tuple(updates))
+
+
+def _held(attacker: Character, defender: Character, stroke: Stroke, contest: ContestResult,
+          notes: list[Line], spent: tuple[Update, ...], updates: list[Update]) -> Blow:
+    """R000.42: a Kravkar hold that succeeds immobilises the opponent (no damage, no location);
+    it may break free on its following turn (Physique × 2, opposed)."""
+    notes.append(Line(f"prise : {defender.name} est immobilisé ; il peut se dégager à son tour "
+                      "(jdr regle degagement, Physique × 2 opposé)", "R000.42"))
+    updates.append((("etat", "immobilise"), attacker.name))
+    state = StateChange(defender.state, defender.state)
+    report = AttackReport(attacker.name, defender.name, True, (contest,), state=state,
+                          notes=tuple(notes), rule="R000.42", weapon=stroke.weapon_name)
     return Blow(report, spent, tuple(updates))
 
 
@@ -338,34 +382,40 @@ def _damage(attacker: Character, defender: Character, zone: Zone, stroke: Stroke
         raw += bonus
         formula += " + concentration"
         detail.append(Line(f"concentration : +{bonus}", "R000.36"))
+    if stroke.opts.extra_damage:
+        raw += stroke.opts.extra_damage
+        formula += " + Course de la monture"
+        detail.append(Line(f"charge : Course de la monture +{stroke.opts.extra_damage}", "R000.39"))
     protection = protection_for(defender, zone)
     return Damage(formula, tuple(dice), raw, protection, suffered_damage(raw, protection),
                   tuple(detail))
 
 
 def _head_effects(defender: Character, zone: Zone, suffered: int, dead: bool, opts: AttackOptions,
-                  source: DiceSource, steps: list[Step], notes: list[Line]) -> bool:
+                  source: DiceSource, steps: list[Step], notes: list[Line]) -> tuple[bool, bool]:
     """R000.41, A000.29: a head hit may knock out; R000.27: the Bijoux de famille may paralyse.
-    Adds the Résistance Physique roll to `steps`; returns whether the defender is knocked out."""
+    Adds the Résistance Physique roll to `steps`; returns (knocked out, paralysed)."""
     if dead:
-        return False
+        return False, False
     if zone.head and suffered > 0 and CONFIG.knockout_on_any_head_hit and not opts.lethal:
         if defender.sheet.etat.assomme:
             notes.append(Line("déjà assommé : pas de nouveau jet d'assommement", "R000.41"))
-            return False
+            return False, False
         ko = resistance_check(defender, "resistance_physique",
                               label="Résistance Physique (assommement)").roll(source)
         steps.append(ko)
-        return _knockout_note(ko, suffered, notes)
+        return _knockout_note(ko, suffered, notes), False
     if zone.effect:
         paralysis = resistance_check(defender, "resistance_physique", threshold=25,
                                      label="Résistance Physique (Bijoux de famille)").roll(source)
         steps.append(paralysis)
         if paralysis.total >= 25:
             notes.append(Line("Bijoux de famille : Résistance Physique ≥ 25, pas de paralysie", "R000.27"))
-        else:
-            notes.append(Line("Bijoux de famille : paralysé un tour", "R000.27"))
-    return False
+            return False, False
+        notes.append(Line("Bijoux de famille : paralysé, il perd son prochain tour et ne se défend "
+                          "pas d'ici là", "R000.27, D-000.47"))
+        return False, True
+    return False, False
 
 
 def _knockout_note(ko: CheckResult, suffered: int, notes: list[Line]) -> bool:
@@ -399,7 +449,8 @@ def updated(character: Character, updates: Sequence[Update]) -> Character:
     pv = sheet.pv
     for path, value in updates:
         if path == ("pv",):
-            pv = pv.model_copy(update={"actuels": int(value)})
+            assert isinstance(value, int)
+            pv = pv.model_copy(update={"actuels": value})
         elif path[0] == "etat":
             etat[path[1]] = value
     new_etat = sheet.etat.model_copy(update=etat)

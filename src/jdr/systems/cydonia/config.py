@@ -72,25 +72,37 @@ ATTACK_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("concentration", "choice",
                "dépense la concentration accumulée de l'attaquant : +2 par tour au jet ou aux dégâts",
                None, "R000.36", choices=("jet", "degats")),
+    OptionSpec("choix", "int", "compétence experte de l'attaquant : le dé gardé, donné d'avance "
+               "(sinon demandé une fois les dés montrés ; par défaut le meilleur)", None, "R000.17",
+               lo=1, hi=2),
 )
+
+REPUTATION_BONUS = OptionSpec(
+    "reputation", "bool", "joue sa réputation : + la valeur absolue de son niveau à un jet de "
+    "Charisme", False, "R000.49")
 
 ACTIONS: dict[str, ActionSpec] = {
     "check": ActionSpec(
         "check",
         "Caractéristique + Compétence + 1d10 contre un seuil (≥, R000.14) ou contre un adversaire "
         "(strictement supérieur, égalité au défenseur, R000.15). Compétence « reveil » : jet de "
-        "réveil d'un personnage assommé (D-000.49). " + OPPOSITION_HELP,
-        (WAKE_TURN,),
+        "réveil d'un personnage assommé (D-000.49) ; pour un paralysé (Bijoux de famille, hors "
+        "rencontre) elle met fin à la paralysie une fois son tour perdu (R000.27). Compétence "
+        "experte : le dé gardé est demandé une fois les dés montrés, ou donné par --choix "
+        "(R000.17). " + OPPOSITION_HELP,
+        (WAKE_TURN, REPUTATION_BONUS),
         _CHECK_DICE,
     ),
     "odds": ActionSpec(
         "odds", "Chances exactes d'un jet contre un seuil ou un adversaire. " + OPPOSITION_HELP,
-        (WAKE_TURN,), rolls=False,
+        (WAKE_TURN, REPUTATION_BONUS), rolls=False,
     ),
     "attack": ActionSpec(
         "attack",
         "Attaque entière : attaque contre défense (strictement supérieur, R000.23), localisation, "
-        "dégâts moins protection, assommement, état (mourant, mort).",
+        "dégâts moins protection, assommement, paralysie, état (mourant, mort). Un défenseur "
+        "concentré a −6 à sa défense, quelle qu'elle soit, sauf la Résistance Physique (A000.23). "
+        "Morsure de loup-garou : corps à corps sur la table du corps à corps (R000.28, R000.40).",
         ATTACK_OPTIONS, _ATTACK_DICE,
     ),
     "xp": ActionSpec(

@@ -22,7 +22,7 @@ class Fighter:
 
     character: Character
     turns_out: int = 0  # the fighter's turns since it was knocked out
-    changes: dict[tuple[str, ...], int | bool] = field(default_factory=dict)
+    changes: dict[tuple[str, ...], int | bool | str | None] = field(default_factory=dict)
 
     def apply(self, updates: tuple[Update, ...]) -> None:
         if not updates:

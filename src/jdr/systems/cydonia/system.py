@@ -3,11 +3,9 @@ result and the sheet changes (RULES.md section 1, SHEETS.md `cydonia`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from jdr.core.check import Check, Odds
+from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest
-from jdr.core.results import Health, Line, Result, SheetView
+from jdr.core.results import Health, Line, Notes, Result, SheetView
 from jdr.core.sheet import SheetDocument, validate
 from jdr.core.system import (
     AttackRequest,
@@ -16,7 +14,7 @@ from jdr.core.system import (
     GroupRequest,
     Loaded,
     Outcome,
-    SheetChange,
+    RuleRequest,
     SystemHelp,
     TurnRequest,
     XpRequest,
@@ -27,29 +25,32 @@ from jdr.errors import RuleError
 from jdr.names import normalize
 from jdr.systems.cydonia.checks import (
     CONTEST,
-    STATE_WORDS,
     Character,
+    opposing_check,
     opposing_skill,
-    passive_check,
+    roll_check,
+    roll_contest,
     skill_check,
     wake_check,
 )
-from jdr.systems.cydonia.combat import Update, attack, initiative, options_from
+from jdr.systems.cydonia.combat import attack, initiative, options_from
 from jdr.systems.cydonia.config import ACTIONS
+from jdr.systems.cydonia.rulebook import RULES
+from jdr.systems.cydonia.rulekit import sheet_changes as _changes
 from jdr.systems.cydonia.sheet import TEMPLATE, CydoniaSheet
-from jdr.systems.cydonia.tables import LADDER
+from jdr.systems.cydonia.tables import CHARACTERISTICS, LADDER
 
+EVERY_ACTION = {**ACTIONS, **RULES}  # the commands, then `jdr regle NOM` (rulebook)
 
-def _changes(doc: SheetDocument, updates: Sequence[Update]) -> tuple[SheetChange, ...]:
-    """Sheet updates as changes to commit; `pv` is a pool (SHEETS.md)."""
-    return tuple(SheetChange(doc, path, value, pool=path == ("pv",)) for path, value in updates)
+# D-ALL.02: what a character who cannot act may still roll (reactions, not actions).
+REACTIONS = frozenset({"resistance_physique", "resistance_mentale", "reveil"})
 
 
 class Cydonia(GameSystem[CydoniaSheet]):
     id = "cydonia"
     title = "Cydonia : caractéristique + compétence + 1d10"
     seed = "000_e0f8dc4d415613aa.txt"
-    actions = ACTIONS
+    actions = EVERY_ACTION
     ladder = LADDER
 
     # ------------------------------------------------------------------ sheets
@@ -90,27 +91,28 @@ class Cydonia(GameSystem[CydoniaSheet]):
         actor = Character(request.actor.model)
         check = skill_check(actor, request.skill, carac=request.carac,
                             threshold=parse_threshold(request.threshold, LADDER),
-                            bonus=request.bonus, choice=request.choice)
+                            bonus=request.bonus, choice=request.choice,
+                            extra=_reputation(actor, request))
         if request.opponent is None:
             return check
         other = Character(request.opponent.model)
         if other.state == "mort":
             raise RuleError(f"{other.name} est mort (R000.34) : il ne s'oppose plus à rien")
         wanted = request.opponent_skill or opposing_skill(actor, request.skill)
-        opposed = skill_check(other, wanted) if other.can_act else passive_check(other, "opposition")
-        return Contest(check, opposed, CONTEST)
+        return Contest(check, opposing_check(other, wanted), CONTEST)
 
     def check(self, request: CheckRequest[CydoniaSheet], source: DiceSource) -> Outcome:
         actor = Character(request.actor.model)
         if normalize(request.skill) == "reveil":
             return self._wake(request, source)
-        _kind, key = actor.resolve_skill(request.skill)
-        resistance = key in ("resistance_physique", "resistance_mentale")
-        if actor.state == "mort" or not (actor.can_act or resistance):
-            raise RuleError(f"{actor.name} est {STATE_WORDS[actor.state]} : il ne peut pas agir "
-                            "(D-ALL.02)" + ("" if actor.state == "mort" else
-                                            " ; seuls les jets de résistance restent permis"))
-        return Outcome(self._build(request).roll(source))
+        why = self.incapacity(request.actor, "check", request.skill)
+        if why is not None:
+            allowed = "" if actor.state == "mort" else " ; seuls les jets de résistance restent permis"
+            raise RuleError(f"{actor.name} ne peut pas agir : {why.text} ({why.rule}){allowed}")
+        built = self._build(request)
+        if isinstance(built, Contest):
+            return Outcome(roll_contest(built, source, request.chooser))
+        return Outcome(roll_check(built, source, request.chooser))
 
     def _wake(self, request: CheckRequest[CydoniaSheet], source: DiceSource) -> Outcome:
         """R000.41, D-000.49: Résistance Physique > damage − n; a success wakes the character."""
@@ -119,6 +121,10 @@ class Cydonia(GameSystem[CydoniaSheet]):
         if request.die is not None or request.choice is not None or request.carac is not None:
             raise RuleError("jet de réveil : Résistance Physique + 1d10, sans --de, --choix ni --carac")
         actor = Character(request.actor.model)
+        if not actor.sheet.etat.assomme and actor.sheet.etat.paralyse:
+            line = Line(f"{actor.name} a perdu son tour : la paralysie est passée", "R000.27")
+            return Outcome(Notes(f"Fin de la paralysie : {actor.name}", (line,), "R000.27"),
+                           _changes(request.actor.doc, ((("etat", "paralyse"), False),)))
         result = wake_check(actor, request.options.int("tour", 1) or 1, request.bonus).roll(source)
         changes = _changes(request.actor.doc, ((("etat", "assomme"), 0),)) if result.success else ()
         return Outcome(result, changes)
@@ -135,7 +141,7 @@ class Cydonia(GameSystem[CydoniaSheet]):
         if request.critical or request.full:
             raise RuleError("--critique et --complete n'existent pas en Cydonia")
         blow = attack(Character(request.attacker.model), Character(request.defender.model),
-                      options_from(request), source)
+                      options_from(request), source, request.chooser)
         changes = (_changes(request.attacker.doc, blow.attacker)
                    + _changes(request.defender.doc, blow.defender))
         return Outcome(blow.report, changes)
@@ -164,14 +170,21 @@ class Cydonia(GameSystem[CydoniaSheet]):
     # ------------------------------------------------------------------ states (D-ALL.02)
 
     def state(self, sheet: Loaded[CydoniaSheet]) -> str:
-        """R000.34, R000.41: `debout`, `assomme`, `mourant` or `mort`."""
+        """R000.34, R000.41: `debout`, `assomme`, `mourant` or `mort` (a paralysed character is
+        `debout`, unable to act: see `incapacity` and `conditions`)."""
         return Character(sheet.model).state
 
-    def incapacity(self, sheet: Loaded[CydoniaSheet]) -> Line | None:
+    def incapacity(self, sheet: Loaded[CydoniaSheet], action: str | None = None,
+                   what: str | None = None) -> Line | None:
+        """D-ALL.02: the dead, the dying (R000.34), the knocked out (R000.41, D-000.49) and the
+        paralysed (R000.27) cannot act. Given the action (`check`) and what is rolled, the
+        reactions stay allowed to the living: Résistance Physique or Mentale, the wake-up roll."""
         c = Character(sheet.model)
         if c.can_act:
             return None
-        return Line(f"{c.name} est {STATE_WORDS[c.state]} : il ne peut pas agir", "D-ALL.02")
+        if c.state != "mort" and action in ("check", "odds") and _reaction(c, what):
+            return None
+        return _why(c)
 
     def health(self, sheet: Loaded[CydoniaSheet]) -> Health | None:
         pv = sheet.model.pv
@@ -180,28 +193,38 @@ class Cydonia(GameSystem[CydoniaSheet]):
     def conditions(self, sheet: Loaded[CydoniaSheet]) -> tuple[str, ...]:
         etat = sheet.model.etat
         found = [f"concentration {etat.concentration} tour(s)" if etat.concentration else "",
-                 f"malus {etat.malus:+d}" if etat.malus else "",
+                 f"malus −{abs(etat.malus)}" if etat.malus else "",
                  f"transformé ({etat.transformation} tour(s))" if etat.transformation else "",
-                 f"assommé ({etat.assomme} dégâts)" if etat.assomme else ""]
+                 f"assommé ({etat.assomme} dégâts)" if etat.assomme else "",
+                 "paralysé" if etat.paralyse else "",
+                 f"immobilisé par {etat.immobilise}" if etat.immobilise else "",
+                 f"élan {etat.elan}/2" if etat.elan else "",
+                 "soigné aujourd'hui (Médecine)" if etat.soigne else ""]
         return tuple(f for f in found if f)
 
     def turn_start(self, request: TurnRequest[CydoniaSheet], source: DiceSource) -> Outcome | None:
-        """R000.41, D-000.49: a knocked-out character loses its first turn, then rolls to wake up
-        at the start of each of its turns (the count is kept in the encounter)."""
-        from jdr.systems.cydonia.duel import wake_turn
+        """R000.40, R000.27, R000.41, D-000.49: the transformation counts down, a paralysis costs
+        one turn, a knocked-out character loses its first turn then rolls to wake up; the counts
+        are kept in the encounter."""
+        from jdr.systems.cydonia.turns import turn_start
 
-        if request.sheet is None or not request.sheet.model.etat.assomme:
+        if request.sheet is None:
             return None
-        c = Character(request.sheet.model)
-        data = request.encounter.find(c.name).data
-        if data.get("ko_damage") != c.sheet.etat.assomme:
-            data.update(ko_damage=c.sheet.etat.assomme, ko_turns=0)
-        data["ko_turns"] = int(data.get("ko_turns", 0)) + 1
-        result, woke = wake_turn(c, data["ko_turns"], source)
-        changes = _changes(request.sheet.doc, ((("etat", "assomme"), 0),)) if woke else ()
-        if woke:
-            data.pop("ko_damage", None)
-        return Outcome(result, changes)
+        data = request.encounter.find(request.sheet.name).data
+        return turn_start(request.sheet, data, source)
+
+    # ------------------------------------------------------------------ the rules' own actions
+
+    def rule(self, name: str, request: RuleRequest[CydoniaSheet],
+             source: DiceSource | None) -> Outcome:
+        from jdr.systems.cydonia.rulebook import play
+
+        return play(name, request, source)
+
+    def rule_odds(self, name: str, request: RuleRequest[CydoniaSheet]) -> Odds:
+        from jdr.systems.cydonia.rulebook import odds
+
+        return odds(name, request)
 
     # ------------------------------------------------------------------ progression
 
@@ -209,6 +232,43 @@ class Cydonia(GameSystem[CydoniaSheet]):
         from jdr.systems.cydonia.progression import purchase
 
         return purchase(request)
+
+
+def _reaction(c: Character, what: str | None) -> bool:
+    if what is None:
+        return False
+    try:
+        kind, key = c.resolve_skill(what)
+    except RuleError:
+        return False
+    return kind == "special" and key in REACTIONS
+
+
+def _why(c: Character) -> Line:
+    if c.state == "mort":
+        return Line("il est mort", "R000.34, D-ALL.02")
+    if c.state == "mourant":
+        return Line("il est mourant, seuls des soins rapides peuvent le sauver", "R000.34, D-ALL.02")
+    if c.state == "assomme":
+        return Line(f"il est assommé ({c.sheet.etat.assomme} dégâts) jusqu'à un jet de réveil "
+                    "réussi", "R000.41, D-000.49, D-ALL.02")
+    return Line("il est paralysé (Bijoux de famille) et perd son tour", "R000.27, D-ALL.02")
+
+
+def _reputation(actor: Character, request: CheckRequest[CydoniaSheet]) -> tuple[Modifier, ...]:
+    """R000.49: a character who plays its reputation adds |level| to a Charisma roll."""
+    if not request.options.flag("reputation"):
+        return ()
+    kind, key = actor.resolve_skill(request.skill)
+    linked = key if kind == "carac" else actor.skill_characteristic(key) if kind == "skill" else None
+    if request.carac is not None:
+        linked = normalize(request.carac)
+    if linked not in ("charisme", "char", "cha"):
+        shown = CHARACTERISTICS.get(linked or "", "aucune")
+        raise RuleError(f"--opt reputation : la réputation aide un jet de Charisme (R000.49), "
+                        f"pas de {shown}")
+    level = int(actor.sheet.reputation.niveau)
+    return (Modifier(abs(level), f"réputation {level:+d}", "R000.49"),)
 
 
 SYSTEM = Cydonia()

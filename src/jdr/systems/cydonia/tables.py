@@ -149,6 +149,7 @@ COMMON_AWARDS: dict[str, tuple[int, int, int]] = {
 INDIVIDUAL_AWARDS: dict[str, tuple[int, int]] = {   # (XP, or PA instead)
     "meilleure_idee": (2, 1), "meilleure_action": (2, 1), "meilleur_combattant": (2, 1),
     "meilleur_roleplay": (2, 1), "meilleure_punchline": (1, 0),
+    "plus_gros_poissard": (1, 0),   # seed L403: « Plus gros poissard du scénario = +1 d'Xp »
 }
 
 # R000.48 — reputation levels.

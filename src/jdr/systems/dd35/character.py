@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jdr.core.check import Modifier
+from jdr.core.results import Line
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 from jdr.systems.dd35.config import DEFAULT_RULES, Rules
@@ -217,14 +218,27 @@ class Character:
 
     @property
     def out_of_combat(self) -> bool:
-        """No rule below 0 HP in the document: at 0 HP or less the character is hors de combat."""
+        """D-ALL.02: the document gives no rule below 0 HP ("État de santé" only counts them):
+        at 0 HP or less the character is hors de combat and cannot act."""
         return self.current_hp <= 0
 
-    def require_able(self, what: str) -> None:
-        """D-ALL.02: a character hors de combat cannot attack or roll an active check."""
-        if self.out_of_combat:
-            raise RuleError(f"{self.name} est hors de combat ({self.current_hp} PV) : "
-                            f"impossible de faire {what}")
+    @property
+    def state(self) -> str:
+        return "hors_de_combat" if self.out_of_combat else "debout"
+
+    @property
+    def incapacity(self) -> Line | None:
+        """Why this character cannot act (French, with the rule id), or None."""
+        if not self.out_of_combat:
+            return None
+        return Line(f"hors de combat ({self.current_hp} PV : 0 ou moins)", "D-ALL.02")
+
+    def require_able(self) -> None:
+        """D-ALL.02: refuse any action (attack, manoeuvre, active check, rule) by a character
+        who cannot act, with the same French line as the core's refusal."""
+        why = self.incapacity
+        if why is not None:
+            raise RuleError(f"{self.name} ne peut pas agir : {why.text} ({why.rule})")
 
     def misc(self, key: str) -> int:
         return int(self.sheet.divers.get(key, 0))

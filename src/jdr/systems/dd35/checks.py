@@ -7,8 +7,8 @@
   (D-002.17, configurable), a natural in the threat range that hits is a Coup Fantastique (R002.18).
 - Opposed rolls (R002.08 "jet opposé approprié"): `CONTEST`, the tie rule as data.
 
-Every check carries the stat `jet` (1 when a die is rolled, 0 for a passive value): the contest
-rule reads it, so the roll and its exact odds decide ties alike.
+A passive value is a `NoRoll` (`rolls = False`): the contest rule's `rolled` criterion reads it
+from the result, so the roll and its exact odds decide ties alike.
 """
 
 from __future__ import annotations
@@ -39,15 +39,12 @@ if TYPE_CHECKING:
 D20 = SingleDie(20)
 
 
-ROLLED = (("jet", 1),)
-PASSIVE = (("jet", 0),)
-
-
 @dataclass(frozen=True, slots=True)
 class NoRoll(NaturalRoll):
     """A value without dice (Passive Perception, R002.09): the natural value is 0."""
 
     label: str = "sans jet"
+    rolls = False
 
     def roll(self, source: DiceSource) -> tuple[int, tuple[Die, ...]]:
         return 0, ()
@@ -73,7 +70,7 @@ class MeetsDC:
 CONTEST = ContestRule(
     criteria=(
         Criterion("total"),
-        Criterion("stat:jet", note="égalité contre une valeur passive : le jet l'emporte "
+        Criterion("rolled", note="égalité contre une valeur passive : le jet l'emporte "
                                    "(il égale la difficulté)"),
         Criterion("bonus", note="égalité : le plus haut bonus l'emporte"),
     ),
@@ -160,7 +157,7 @@ def active_perception(character: Character, context: str, threshold: int | None,
     if misc:
         mods = (*mods, Modifier(misc, "divers", "R002.08"))
     return Check(f"{character.name} — Perception active : {info.label}", D20, mods, MeetsDC(),
-                 threshold, rule="R002.08", who=character.name, stats=ROLLED)
+                 threshold, rule="R002.08", who=character.name)
 
 
 def passive_perception_check(character: Character, threshold: int | None,
@@ -168,7 +165,7 @@ def passive_perception_check(character: Character, threshold: int | None,
     """R002.09: no roll; the value itself (compared with a DC when one is given)."""
     mods = _with_bonus(character.passive_perception_modifiers(), bonus)
     return Check(f"{character.name} — Perception passive", NoRoll(), mods, MeetsDC(), threshold,
-                 rule="R002.09", who=character.name, stats=PASSIVE)
+                 rule="R002.09", who=character.name)
 
 
 def save_bonus(character: Character, save: str) -> Modifier:
@@ -196,7 +193,7 @@ def saving_throw(character: Character, save: str, dc: int | None, bonus: int = 0
     """R002.15: the opponent of a manoeuvre rolls a save: 1d20 + save bonus ≥ DC."""
     mods = _with_bonus((save_bonus(character, save),), bonus)
     return Check(f"{character.name} — jet de Sauvegarde ({SAVES[save]})", D20, mods,
-                 MeetsDC(notes), dc, rule="R002.15", who=character.name, stats=ROLLED)
+                 MeetsDC(notes), dc, rule="R002.15", who=character.name)
 
 
 def ability_check(character: Character, ability: str, dc: int | None, bonus: int = 0) -> Check:
@@ -204,14 +201,14 @@ def ability_check(character: Character, ability: str, dc: int | None, bonus: int
     mods = _with_bonus((Modifier(character.mod(ability), ABILITY_LABELS[ability], "A002.01"),),
                        bonus)
     return Check(f"{character.name} — test de {ABILITY_LABELS[ability]}", D20, mods, MeetsDC(), dc,
-                 rule="A002.01", who=character.name, stats=ROLLED)
+                 rule="A002.01", who=character.name)
 
 
 def initiative_check(character: Character, bonus: int = 0) -> Check:
     """R002.13: Initiative = 1d20 + Bonus Dextérité + Dons + Magie + Bonus de Circonstance."""
     mods = _with_bonus(character.initiative_modifiers(), bonus, "circonstance")
     return Check(f"{character.name} — Initiative", D20, tuple(m for m in mods if m.value),
-                 MeetsDC(), None, rule="R002.13", who=character.name, stats=ROLLED)
+                 MeetsDC(), None, rule="R002.13", who=character.name)
 
 
 def attack_check(attacker: Character, weapon: Weapon, ac: int | None, offset: int = 0,
@@ -222,4 +219,4 @@ def attack_check(attacker: Character, weapon: Weapon, ac: int | None, offset: in
     who = f" contre {target}" if target else ""
     return Check(f"{attacker.name} — attaque ({weapon.nom}){who}", D20, mods,
                  AttackJudge(weapon.zone_critique, rules.natural_one_misses), ac,
-                 rule="R002.10", who=attacker.name, stats=ROLLED)
+                 rule="R002.10", who=attacker.name)

@@ -131,7 +131,10 @@ def _critical(steps: Sequence[CheckResult]) -> Literal["success", "failure"] | N
 def _attack_notes(defender: Character, ac: int, blow: Blow, reduction: tuple[Line, ...]
                   ) -> tuple[Line, ...]:
     notes: list[Line] = []
-    if blow.flat_footed:
+    if blow.flat_footed and defender.sheet.etat.surpris:
+        notes.append(Line(f"{defender.name} est surpris, donc pris au dépourvu : CA {ac}",
+                          "A002.21"))
+    elif blow.flat_footed:
         notes.append(Line(f"{defender.name} est pris au dépourvu : CA {ac}", "R002.06"))
     if blow.full:
         notes.append(Line("attaque complète : toutes les attaques itératives, une Action "
@@ -143,7 +146,7 @@ def resolve_attack(attacker: Character, defender: Character, weapon: Weapon, sou
                    blow: Blow = Blow()) -> AttackReport:
     """R002.10 + R002.04 (a full attack rolls every iterative, A002.20), R002.16-R002.18
     damage, R002.07 DR of the defender (D-002.40 against a magic weapon)."""
-    attacker.require_able("une attaque")
+    attacker.require_able()
     ac = defender.flat_footed_ac if blow.flat_footed else defender.ac
     magic = weapon.magie > 0 if blow.magic is None else blow.magic
     reduction = defender.damage_reduction(blow.spell_dr, magic)
@@ -180,7 +183,7 @@ def resolve_manoeuvre(attacker: Character, targets: Sequence[Character], name: s
                       dc: int, source: DiceSource, notes: Sequence[Line] = ()) -> AttackReport:
     """R002.15: no attack roll; each target rolls a save against the DC. As many opponents as
     attacks per round; against several, the manoeuvre is a Complex action."""
-    attacker.require_able("une manœuvre")
+    attacker.require_able()
     if len(targets) > len(attacker.attacks):
         raise RuleError(f"manœuvre contre {len(targets)} adversaires : {attacker.name} n'a que "
                         f"{len(attacker.attacks)} attaque(s) par round (R002.15)")

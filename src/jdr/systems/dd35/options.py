@@ -2,6 +2,7 @@
 
 The core parses `--opt` once against these declarations (unknown keys refused, yes/no, ranges);
 dd35 only reads the typed values. Not here: `duel` and `session` (the document has neither).
+`manoeuvre`, `attendre`, `surprise` and `tour` are the system's own rules (`jdr regle`).
 """
 
 from __future__ import annotations
@@ -46,12 +47,21 @@ SAUVEGARDE = OptionSpec("sauvegarde", "choice", "sauvegarde contre la manœuvre"
                         rule="R002.15", choices=SAVE_NAMES)
 ND = OptionSpec("nd", "int", "ND de la manœuvre (sans lui : ND provisoire, voir "
                 "carac_manoeuvre)", rule="A002.16", lo=0, hi=1000)
-TOUR = OptionSpec("tour", "text", "actions déclarées du tour, vérifiées avant l'attaque "
-                  "(ex. mouvement+simple, complexe+pas)", rule="R002.14")
+TOUR = OptionSpec("tour", "text", "actions déclarées du tour, vérifiées avant l'attaque ou la "
+                  "manœuvre (ex. mouvement+simple, complexe+pas)", rule="R002.14")
 CLASSE = OptionSpec("classe", "choice", "classe qui gagne un niveau", rule="R002.19",
                     choices=tuple(CLASSES))
 JET = OptionSpec("jet", "int", "dé de vie lancé (sinon la valeur fixe ; obligatoire en "
                  "pv_mode lance ; 0 = 10 sur un d10)", rule="R002.02", lo=0, hi=12)
+
+JET_SURPRISE = OptionSpec("jet", "text", "jet de l'embusqué : attaque (jet d'attaque de la première "
+                         "arme), une arme de la fiche, ou une caractéristique (dexterite, ...)",
+                         default="attaque", rule="A002.21")
+ACTIONS_TOUR = OptionSpec("actions", "text", "actions déclarées du tour (mouvement, simple, "
+                          "simple_en_mouvement, complexe, libre, pas), jointes par +",
+                          rule="R002.14")
+TERRAIN = OptionSpec("terrain_difficile", "bool", "le personnage est en terrain difficile (pas de "
+                     "Pas de Placement)", default=False, rule="A002.15")
 
 CHECK_OPTIONS = (CONTEXTE, MILIEU, TYPE, CARAC_MANOEUVRE, CIRCONSTANCE, ITERATIVE, DEPOURVU,
                  NATUREL_1)
@@ -82,6 +92,23 @@ ACTIONS: dict[str, ActionSpec] = {
         "un d20 par personnage, dans l'ordre des fiches ; puis, pour ceux qui restent à "
         "égalité (même total et même bonus de Dextérité), un d20 chacun, groupe par groupe "
         "depuis le haut de l'ordre, relancé tant que l'égalité dure"),
+    "manoeuvre": ActionSpec(
+        "manoeuvre", "manœuvre de combat contre un ou plusieurs adversaires (autant que "
+        "d'attaques par round ; plusieurs : Action Complexe) : jdr regle manoeuvre AUTEUR "
+        "CIBLE… --opt sauvegarde=reflexes|vigueur|volonte [--opt nd=N]",
+        (MANOEUVRE, SAUVEGARDE, ND, CARAC_MANOEUVRE, TOUR),
+        "un d20 de sauvegarde par adversaire, dans l'ordre donné"),
+    "attendre": ActionSpec(
+        "attendre", "le personnage n'agit pas ce round : +5 à son initiative à la fin du round "
+        "(jdr regle attendre PERSONNAGE)", (), rolls=False),
+    "surprise": ActionSpec(
+        "surprise", "embuscade : un jet de l'embusqué contre la Perception passive de chaque "
+        "cible ; les cibles surprises sont prises au dépourvu jusqu'à la fin du premier round "
+        "(jdr regle surprise EMBUSQUE CIBLE…)", (JET_SURPRISE, CIRCONSTANCE),
+        "un d20 pour l'embusqué (les Perceptions passives ne lancent pas de dé)"),
+    "tour": ActionSpec(
+        "tour", "vérifie les actions déclarées d'un tour (jdr regle tour PERSONNAGE --opt "
+        "actions=mouvement+simple)", (ACTIONS_TOUR, TERRAIN), rolls=False),
     "xp": ActionSpec("xp", "gagner un niveau : jdr xp FICHE --pv --opt classe=NOM [--opt jet=N] "
                      "(pas de table d'XP dans le document)", (CLASSE, JET), rolls=False),
 }

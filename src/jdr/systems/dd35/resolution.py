@@ -132,7 +132,7 @@ class Roller:
         """The check `skill` names, against `threshold` (a DC, an AC, or None)."""
         c = self.character
         if skill.kind in ("attack", "perception", "ability"):
-            c.require_able("un jet actif (attaque, perception active, test)")
+            c.require_able()
         if skill.kind == "attack":
             return self.attack(skill, threshold, ac_of)
         if skill.kind == "perception":
@@ -159,7 +159,9 @@ class Roller:
                             f"{len(c.attacks)} attaque(s) ({format_attacks(c.attacks)})")
         target = ""
         if defender is not None:
-            flat = self.flat_footed or self.options.flag("depourvu")
+            flat = self.flat_footed or (
+                self.options.flag("depourvu") if self.options.was_given("depourvu")
+                else defender.sheet.etat.surpris)   # A002.21: surprised, flat-footed
             ac = defender.flat_footed_ac if flat else defender.ac
             target = defender.name
         offset = c.bab - c.attacks[index - 1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from jdr.core.sheet import InRange, Int, NormalizedKeys, PoolField, normalized_keys
@@ -143,6 +143,16 @@ class Weapon(BaseModel):
         return parse_base_dice(self.degats)
 
 
+class State(BaseModel):
+    """Kept by the engine between turns (`etat`): `attend`, the character declared it does not
+    act this round (R002.13: +5 to its initiative when the round ends); `surpris`, it did not
+    see an ambush coming (A002.21: flat-footed until the first round ends)."""
+
+    model_config = ConfigDict(extra="allow")
+    attend: bool = False
+    surpris: bool = False
+
+
 class Sheet(BaseModel):
     """A dd35 character sheet (SHEETS.md)."""
 
@@ -163,6 +173,7 @@ class Sheet(BaseModel):
     ] = {}
     divers: Annotated[dict[str, Small], NormalizedKeys("divers")] = {}
     armes: list[Weapon] = []
+    etat: State = Field(default_factory=State)
 
     @model_validator(mode="after")
     def _character_level(self) -> Sheet:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from jdr.core.check import Check, Odds
 from jdr.core.contest import Contest
 from jdr.core.options import NO_OPTIONS, Options
-from jdr.core.results import Line, Result, SheetView
+from jdr.core.results import Health, Line, Notes, Result, SheetView
 from jdr.core.sheet import SheetDocument, validate
 from jdr.core.system import (
     AttackRequest,
@@ -14,31 +14,36 @@ from jdr.core.system import (
     GroupRequest,
     Loaded,
     Outcome,
+    RuleRequest,
     SheetChange,
     SystemHelp,
+    TurnRequest,
     XpRequest,
 )
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
+from jdr.systems.dd35 import rules
 from jdr.systems.dd35.character import Character
-from jdr.systems.dd35.checks import PLACEHOLDER_DC, manoeuvre_dc
-from jdr.systems.dd35.combat import Blow, resolve_attack, resolve_manoeuvre, suffered
+from jdr.systems.dd35.combat import Blow, resolve_attack, suffered
 from jdr.systems.dd35.config import Rules, rules_for
 from jdr.systems.dd35.demo import scene
-from jdr.systems.dd35.initiative import roll_initiative
+from jdr.systems.dd35.initiative import IDLE, TURN, end_round, roll_initiative
 from jdr.systems.dd35.options import ACTIONS
 from jdr.systems.dd35.progression import level_up
-from jdr.systems.dd35.resolution import AC_NAMES, FLAT_FOOTED_NAMES, ability_named, build
+from jdr.systems.dd35.resolution import AC_NAMES, FLAT_FOOTED_NAMES, build
 from jdr.systems.dd35.sheet import TEMPLATE, Sheet
 from jdr.systems.dd35.turn import check_declared_turn
 from jdr.systems.dd35.view import sheet_view, system_help
 
 
-def _flat_footed(defence: str | None, options: Options) -> bool:
-    """`--defense depourvu` or `--opt depourvu=oui`: the defender is flat-footed (R002.06)."""
+def _flat_footed(defence: str | None, options: Options, surprised: bool = False) -> bool:
+    """`--defense depourvu` or `--opt depourvu=oui`: the defender is flat-footed (R002.06); a
+    surprised defender is, unless `--opt depourvu=non` (A002.21)."""
     if defence is None or normalize(defence) in AC_NAMES:
-        return options.flag("depourvu")
+        if options.was_given("depourvu"):
+            return options.flag("depourvu")
+        return surprised
     if normalize(defence) in FLAT_FOOTED_NAMES:
         return True
     raise RuleError("--defense : " + unknown_name_message("défense", defence, ["ca", "depourvu"]))
@@ -107,35 +112,19 @@ class Dd35System(GameSystem[Sheet]):
         attacker = self.character(request.attacker, opts)
         defender = self.character(request.defender, opts)
         if opts.text("manoeuvre") is not None:
-            return Outcome(self._manoeuvre(attacker, defender, opts, source))
+            return Outcome(rules.manoeuvre(attacker, [defender], opts, source))
         if request.critical is not None:
             raise RuleError("dd35 : le critique vient du dé (20 naturel ou zone de critique), "
                             "pas de --critique")
         declared = opts.text("tour")
         if declared is not None:
             check_declared_turn(declared, request.full, len(attacker.attacks))
-        blow = Blow(request.full, _flat_footed(request.defence, opts),
+        blow = Blow(request.full,
+                    _flat_footed(request.defence, opts, defender.sheet.etat.surpris),
                     opts.int("circonstance", 0) or 0, opts.int("rd_sort", 0) or 0,
                     bool(opts["magique"]) if opts.was_given("magique") else None)
         report = resolve_attack(attacker, defender, attacker.weapon(request.weapon), source, blow)
         return Outcome(report, self._hp_changes(request.defender, defender, suffered(report)))
-
-    @staticmethod
-    def _manoeuvre(attacker: Character, defender: Character, opts: Options,
-                   source: DiceSource) -> Result:
-        """R002.15: `--opt manoeuvre=NOM --opt sauvegarde=TYPE [--opt nd=N]`."""
-        save = opts.text("sauvegarde")
-        if save is None:
-            raise RuleError("manœuvre : précisez --opt sauvegarde=reflexes|vigueur|volonte")
-        notes: tuple[Line, ...] = ()
-        dc = opts.int("nd")
-        if dc is None:
-            ability = ability_named(opts.text("carac_manoeuvre") or "force",
-                                    "--opt carac_manoeuvre")
-            dc = manoeuvre_dc(attacker, ability, attacker.rules)
-            notes = (Line(PLACEHOLDER_DC + " (--opt nd=N)", "A002.16"),)
-        return resolve_manoeuvre(attacker, [defender], opts.text("manoeuvre") or "", save, dc,
-                                 source, notes)
 
     @staticmethod
     def _hp_changes(doc: Loaded[Sheet], defender: Character, damage: int) -> tuple[SheetChange, ...]:
@@ -171,3 +160,76 @@ class Dd35System(GameSystem[Sheet]):
 
     def demo(self, source: DiceSource) -> Result:
         return scene(source)
+
+    # -- the system's own rules (jdr regle) ----------------------------------
+
+    def rule(self, name: str, request: RuleRequest[Sheet], source: DiceSource | None) -> Outcome:
+        sheets, opts = request.sheets, request.options
+        if name == "attendre":
+            rules.cast(sheets, name, 1, 1)
+            return rules.wait(sheets[0], self.character(sheets[0]))
+        if name == "tour":
+            rules.cast(sheets, name, 1, 1)
+            return rules.turn(self.character(sheets[0], opts), opts)
+        if name not in ("manoeuvre", "surprise"):
+            raise self._unsupported(f"la règle « {name} »")
+        if source is None:
+            raise RuleError(f"la règle « {name} » lance des dés : source de dés absente")
+        rules.cast(sheets, name, 2)
+        author, *targets = [self.character(s, opts) for s in sheets]
+        if name == "manoeuvre":
+            return Outcome(rules.manoeuvre(author, targets, opts, source))
+        return rules.surprise(author, sheets[1:], targets, opts, source)
+
+    def rule_odds(self, name: str, request: RuleRequest[Sheet]) -> Odds:
+        if name not in ("manoeuvre", "surprise"):
+            raise RuleError(f"la règle « {name} » ne lance pas de dés : pas de chances à calculer")
+        rules.cast(request.sheets, name, 2)
+        author, *targets = [self.character(s, request.options) for s in request.sheets]
+        if name == "manoeuvre":
+            return rules.manoeuvre_odds(author, targets, request.options)
+        return rules.surprise_odds(author, targets, request.options)
+
+    # -- states and encounters (D-ALL.02, R002.13) -----------------------------
+
+    def state(self, sheet: Loaded[Sheet]) -> str:
+        """`hors_de_combat` at 0 HP or less (the document has no other state), else `debout`."""
+        return self.character(sheet).state
+
+    def incapacity(self, sheet: Loaded[Sheet]) -> Line | None:
+        return self.character(sheet).incapacity
+
+    def health(self, sheet: Loaded[Sheet]) -> Health:
+        c = self.character(sheet)
+        return Health("pv", c.current_hp, c.current_hp, c.max_hp)
+
+    def conditions(self, sheet: Loaded[Sheet]) -> tuple[str, ...]:
+        etat = sheet.model.etat
+        found = ("surpris (pris au dépourvu)" if etat.surpris else "",
+                 "attend (n'agit pas ce round)" if etat.attend else "")
+        return tuple(f for f in found if f)
+
+    def turn_start(self, request: TurnRequest[Sheet], source: DiceSource) -> Outcome | None:
+        """Remembers, for the end of the round (R002.13), that this character's turn began and
+        whether it could act then (D-ALL.02: the core passes the turn of one who cannot)."""
+        if request.sheet is None:
+            return None
+        data = request.encounter.find(request.sheet.name).data
+        data[TURN] = request.encounter.round
+        if self.incapacity(request.sheet) is not None:
+            data[IDLE] = request.encounter.round
+        return None
+
+    def round_start(self, request: TurnRequest[Sheet], source: DiceSource) -> Outcome | None:
+        """R002.13 + A002.04: +5 to whoever did not act in the round that ended (re-sorted,
+        A002.05), the end of combat when nobody acted; the round's `attendre` and the surprise
+        of the first round (A002.21) end."""
+        everyone = {s.name: s for s in request.everyone}
+        waiting = frozenset(n for n, s in everyone.items() if s.model.etat.attend)
+        dex = {n: self.character(s).mod("dexterite") for n, s in everyone.items()}
+        done = end_round(request.encounter, waiting, dex, source)
+        changes = tuple(SheetChange(s.doc, ("etat", key), False) for s in everyone.values()
+                        for key in ("attend", "surpris") if getattr(s.model.etat, key))
+        title = ("Fin du combat" if done.over
+                 else f"Round {request.encounter.round} : initiative")
+        return Outcome(Notes(title, done.lines, "R002.13"), changes)

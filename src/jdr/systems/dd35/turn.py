@@ -1,5 +1,6 @@
 """The actions of a turn in dd35 (R002.14, R002.15, A002.14, A002.15, A002.20): pure values and a
-verdict, checked before `jdr attack` plays (`--opt tour=mouvement+simple`)."""
+verdict, checked before `jdr attack` or the `manoeuvre` rule plays (`--opt tour=mouvement+simple`)
+and by the `tour` rule."""
 
 from __future__ import annotations
 
@@ -143,6 +144,23 @@ def check_declared_turn(declared: str, full: bool, attacks: int) -> None:
             actions.append(Action("simple", "attaque complète", full_attack=True))
         else:
             actions[index] = replace(actions[index], full_attack=True)
+    verdict = validate_turn(actions, attacks)
+    if not verdict.valid:
+        raise RuleError("tour illégal : " + " ; ".join(verdict.problems))
+
+
+def check_declared_manoeuvre(declared: str, targets: int, attacks: int) -> None:
+    """R002.15: the declared turn (`--opt tour=...`) with a manoeuvre against `targets`
+    opponents, played by its Complex action, else its Simple action (added when neither is
+    declared): against several opponents it must be the Complex action."""
+    actions = list(parse_turn(declared))
+    kinds = [a.kind for a in actions]
+    slot = "complexe" if "complexe" in kinds else "simple"
+    if slot in kinds:
+        index = kinds.index(slot)
+        actions[index] = replace(actions[index], name="manœuvre", manoeuvre=True, targets=targets)
+    else:
+        actions.append(Action("simple", "manœuvre", manoeuvre=True, targets=targets))
     verdict = validate_turn(actions, attacks)
     if not verdict.valid:
         raise RuleError("tour illégal : " + " ; ".join(verdict.problems))

@@ -110,9 +110,13 @@ def system_help() -> SystemHelp:
             "jet de l'adversaire ; --contre FICHE:COMPETENCE choisit le jet opposé.",
             "Jet opposé : le plus haut total l'emporte ; à égalité un jet bat une valeur passive, "
             "puis le plus haut bonus l'emporte, puis l'opposant.",
-            "Surprise : un jet de l'embusqué (test de Dextérité, ...) --contre "
-            "CIBLE:perception_passive ; une cible qui perd est prise au dépourvu au premier "
-            "round (--opt depourvu=oui).",
+            "Surprise : jdr regle surprise EMBUSQUE CIBLE… ; un jet de l'embusqué contre la "
+            "Perception passive de chaque cible ; une cible égalée ou battue est surprise : "
+            "prise au dépourvu jusqu'à la fin du premier round (A002.21).",
+            "Initiative au fil des rounds (jdr combat suivant) : +5 à qui n'a pas agi "
+            "(jdr regle attendre PERSONNAGE, ou hors de combat), ordre retrié ; personne n'a "
+            "agi : fin du combat (R002.13).",
+            "Hors de combat à 0 PV ou moins : plus aucune action (D-ALL.02).",
             "Bonus de circonstance, dons et magie : données du MJ ou de la fiche "
             "(--opt circonstance=N, --bonus N).",
             "Progression par niveaux (pas de table d'XP) : jdr xp FICHE --pv --opt classe=NOM "

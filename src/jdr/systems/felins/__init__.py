@@ -9,13 +9,15 @@ both cancel; the new Chance is written back to the sheet.
 
 Modules read like the rulebook: `tables` (every table), `config` (every [Proposed] choice, one
 dataclass, and the options each action declares), `sheet` (model, template, creation budgets,
-skill values), `dice` (CHANCE d10 and the confirmation rerolls), `checks` (judge, criticals,
-margin, building rolls), `opposed` (opposed rolls and their ties), `combat` (to-hit, wounds,
-initiative), `duel` (the duel of provocation), `health` (states, will check, Soigner, the
-healer's den), `progression` (skill rank costs), `view` (sheet show, help), `demo`.
+skill values), `dice` (CHANCE d10 and the confirmation rerolls, 3d10 × 5 minutes), `checks`
+(judge, criticals, margin, building rolls, the die kept after the roll), `opposed` (opposed rolls
+and their ties), `combat` (to-hit, wounds, initiative), `duel` (the duel of provocation),
+`health` (wounds, states, will check), `care` (Soigner, the healer's den, waking up, the end of a
+fight), `rules` (those rules declared for `jdr regle`), `states` (D-ALL.02 states and the
+encounter hooks), `progression` (skill rank costs), `view` (sheet show, help), `demo`.
 
-Actions: check, odds, attack, initiative, duel. No `xp`: the shop's prices are not in the rules
-(A004.24). Soigner and the healer's den are library entry points (`SYSTEM.heal`, `SYSTEM.den`).
+Actions: check, odds, attack, initiative, duel; rules (`jdr regle`): soigner, tanniere, reveil,
+fin_combat. No `xp`: the shop's prices are not in the rules (A004.24).
 """
 
 from __future__ import annotations

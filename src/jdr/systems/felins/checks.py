@@ -16,12 +16,14 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from jdr.core.check import Check, CheckResult, Critical, Modifier, Natural, Verdict
-from jdr.core.system import Loaded, SheetChange
+from jdr.core.system import Chooser, Loaded, Question, SheetChange, default_choice
+from jdr.dice.notation import Die
+from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 from jdr.systems.felins import tables
 from jdr.systems.felins.config import DEFAULT, FelinsConfig
-from jdr.systems.felins.dice import ChanceDice, ChanceNatural
+from jdr.systems.felins.dice import DISCARDED, ChanceDice, ChanceNatural
 from jdr.systems.felins.sheet import Cat
 
 # ------------------------------------------------------------------ the judge
@@ -58,12 +60,11 @@ def critical_note(critical: Critical, chance: int | None) -> str:
 class FelinsJudge:
     """R004.12 total ≥ threshold; R004.18/19 criticals force the outcome; R004.20 they cancel;
     A004.02 margin in ladder rows (or raw points). `chance` is the roller's Chance, for the note
-    saying what a critical does to it; `reached`: say which ladder row the total reaches (R004.14;
-    not in opposed rolls, where the best score wins whatever the row)."""
+    saying what a critical does to it. The notes say which ladder row the total reaches
+    (R004.14)."""
 
     config: FelinsConfig = DEFAULT
     chance: int | None = None
-    reached: bool = True
 
     def margin(self, total: int, threshold: int) -> int:
         difference = total - threshold
@@ -71,7 +72,7 @@ class FelinsJudge:
 
     def notes(self, natural: ChanceNatural, total: int) -> tuple[str, ...]:
         out: list[str] = []
-        reached = self.config.label_of(total) if self.reached else None
+        reached = self.config.label_of(total)
         if reached:
             out.append(f"niveau atteint : {reached}")
         if natural.critical_success and natural.critical_failure:
@@ -234,11 +235,38 @@ def with_chance(check: Check, chance: int) -> Check:
                  replace(judge, chance=chance), check.threshold, check.rule, check.who, stats)
 
 
-def opposed(check: Check) -> Check:
-    """The same check rolled against another cat: no ladder row in its notes."""
-    judge = check.judge
-    assert isinstance(judge, FelinsJudge)
-    return replace(check, judge=replace(judge, reached=False))
+def keep_choice(check: Check, result: CheckResult, chooser: Chooser = default_choice
+                ) -> CheckResult:
+    """R004.12 / A004.05 once the dice are shown, the player keeps the die they wish (asked
+    through `chooser`, default the best). A die named in advance (`--choix`), a single die or
+    equal faces ask nothing. The criticals come from every die (A004.06), not the kept one."""
+    natural = check.natural
+    if not isinstance(natural, ChanceDice) or natural.choice is not None or not result.dice:
+        return result
+    rolled = result.dice[:natural.count]
+    faces = [d.face for d in rolled]
+    if len(set(faces)) < 2:
+        return result
+    kept = next(i for i, d in enumerate(rolled) if d.kept)
+    choices = tuple(str(i + 1) for i in range(len(faces)))
+    listed = ", ".join(f"{i + 1} ({f})" for i, f in enumerate(faces))
+    prompt = f"{check.label} : dés {listed} ; garder quel dé ?"
+    answer = chooser(Question(prompt, choices, str(kept + 1), result))
+    if answer not in choices:
+        raise RuleError(f"dé gardé : réponse « {str(answer)[:20]} » (autorisé : "
+                        f"{', '.join(choices)})")
+    index = int(answer) - 1
+    if index == kept:
+        return result
+    dice = tuple(Die(d.sides, d.face, i == index, "" if i == index else DISCARDED)
+                 for i, d in enumerate(rolled)) + result.dice[natural.count:]
+    assert isinstance(result.natural, ChanceNatural)
+    return check.resolve(result.natural._replace(face=faces[index]), dice)
+
+
+def roll_kept(check: Check, source: DiceSource, chooser: Chooser = default_choice) -> CheckResult:
+    """Roll, show, then let the player keep another die (A004.05)."""
+    return keep_choice(check, check.roll(source), chooser)
 
 
 def chance_of(result: CheckResult) -> int:

@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from jdr.core.check import CheckResult
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import AttackReport, Damage, Health, Line, StateChange, Step
-from jdr.core.system import Loaded, Outcome, SheetChange
+from jdr.core.system import Chooser, Loaded, Outcome, SheetChange, default_choice
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 from jdr.systems.felins import tables
-from jdr.systems.felins.checks import Roll, roll_changes, skill_check
+from jdr.systems.felins.checks import Roll, roll_changes, roll_kept, skill_check
 from jdr.systems.felins.config import DEFAULT, FelinsConfig
 from jdr.systems.felins.health import (
     WoundOutcome,
-    after_wounds,
+    conscious_limit,
     take_wounds,
     will_check,
     wound_changes,
@@ -78,7 +78,8 @@ class Cover:
 
 @dataclass(frozen=True)
 class Blow:
-    """What one attack did: the roll, the wounds, the defender's new state, the will check."""
+    """What one attack did: the roll, the wounds, the defender before and after, the will
+    check."""
 
     roll: CheckResult
     wounds: int
@@ -91,22 +92,25 @@ class Blow:
 
 
 def _strike(attacker: Cat, defender: Cat, cover: Cover, source: DiceSource,
-            config: FelinsConfig) -> Blow:
-    """R004.30 the roll, R004.31 the wounds, R004.32 the state, R004.28 the will check — in the
-    order the dice are rolled."""
-    attacker.require_conscious("attaquer")
+            config: FelinsConfig, chooser: Chooser = default_choice) -> Blow:
+    """R004.30 the roll, R004.31 the wounds, R004.32 the state, R004.28 the will check of a cat
+    still in the fight — in the order the dice are rolled; each roller keeps the die it wishes
+    (A004.05)."""
+    attacker.require_able("attaquer")
     if defender.state == "mort":
         raise RuleError(f"{defender.name} est déjà mort (R004.32)")
     threshold = to_hit_threshold(defender.characteristics["agilite"], cover.protection,
                                  cover.surprise)
     check = skill_check(attacker, tables.COMBAT_SKILL, Roll(threshold, rule="R004.30"), config)
-    roll = check.roll(source)
+    roll = roll_kept(check, source, chooser)
     wounds = wounds_from_margin(bool(roll.success), roll.margin)
     outcome = take_wounds(defender, wounds, source, config)
     will = None
     if wounds and outcome.state_after == "conscient":
         basis = outcome.wounds_after if config.will_wounds == "total" else wounds
-        will = will_check(after_wounds(defender, outcome), basis, source, config)
+        will = roll_kept(will_check(outcome.after, basis, config), source, chooser)
+        if not will.success:
+            outcome = outcome.fled()
     return Blow(roll, wounds, outcome, will)
 
 
@@ -115,21 +119,22 @@ def _summary(blow: Blow, attacker: str, defender: str) -> tuple[Line, ...]:
         return (Line(f"{attacker} manque {defender}", "R004.24"),)
     if blow.wounds == 0:
         return (Line(f"{defender} est touché sans blessure : seuls les poils volent", "R004.31"),)
-    lines = list(blow.outcome.lines(defender, levels=False))  # wounds: `Damage`, `Health`
+    lines = list(blow.outcome.lines(levels=False))  # wounds: `Damage`, `Health`
     if blow.will is not None:
-        text = (f"{defender} est saisi par la peur et abandonne le combat" if blow.fled
-                else f"{defender} tient bon et reste dans la lutte")
+        text = (f"{defender} est saisi par la peur et abandonne le combat jusqu'à sa fin"
+                if blow.fled else f"{defender} tient bon et reste dans la lutte")
         lines.append(Line(text, "R004.28"))
     return tuple(lines)
 
 
 def _state(blow: Blow) -> StateChange | None:
     before = tables.RESULT_STATES[blow.outcome.state_before]
-    after = tables.FLED if blow.fled else tables.RESULT_STATES[blow.outcome.state_after]
+    after = tables.RESULT_STATES[blow.outcome.state_after]
     return None if before == after else StateChange(before, after)
 
 
-def attack_report(attacker: Cat, defender: Cat, cover: Cover, blow: Blow) -> AttackReport:
+def attack_report(attacker: Cat, defender: Cat, cover: Cover, blow: Blow,
+                  config: FelinsConfig = DEFAULT) -> AttackReport:
     steps: list[Step] = [blow.roll]
     if blow.outcome.duration is not None:
         steps.append(blow.outcome.duration)
@@ -139,7 +144,8 @@ def attack_report(attacker: Cat, defender: Cat, cover: Cover, blow: Blow) -> Att
     damage = (Damage("marge de réussite", (), blow.wounds, 0, blow.wounds),) if hit else ()
     health = None
     if blow.wounds:
-        health = Health("blessures", blow.outcome.wounds_before, blow.outcome.wounds_after)
+        limit = conscious_limit(defender.characteristics["vigueur"], config)
+        health = Health("blessures", blow.outcome.wounds_before, blow.outcome.wounds_after, limit)
     notes = (cover.line(defender.characteristics["agilite"]),
              *_summary(blow, attacker.name, defender.name))
     return AttackReport(attacker.name, defender.name, hit, tuple(steps), damage, None, health,
@@ -148,15 +154,16 @@ def attack_report(attacker: Cat, defender: Cat, cover: Cover, blow: Blow) -> Att
 
 
 def attack(attacker: Loaded[Cat], defender: Loaded[Cat], cover: Cover, source: DiceSource,
-           config: FelinsConfig = DEFAULT) -> Outcome:
+           config: FelinsConfig = DEFAULT, chooser: Chooser = default_choice) -> Outcome:
     """R004.23–R004.32 one Combat griffu attack, and what it writes on both sheets: the
-    attacker's Chance after a critical, the defender's wounds, state and Chance (will check)."""
-    blow = _strike(attacker.model, defender.model, cover, source, config)
+    attacker's Chance after a critical; the defender's wounds, state (`en_fuite` after a failed
+    will check, R004.28), minutes of unconsciousness, and Chance (will check)."""
+    blow = _strike(attacker.model, defender.model, cover, source, config, chooser)
     changes: tuple[SheetChange, ...] = (*roll_changes(attacker, blow.roll),
                                         *wound_changes(defender, blow.outcome))
     if blow.will is not None:
         changes += roll_changes(defender, blow.will)
-    return Outcome(attack_report(attacker.model, defender.model, cover, blow), changes)
+    return Outcome(attack_report(attacker.model, defender.model, cover, blow, config), changes)
 
 
 # ------------------------------------------------------------------ initiative (R004.29)

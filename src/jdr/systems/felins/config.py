@@ -44,6 +44,9 @@ class FelinsConfig:
     unconscious_at: Literal["au_dela", "egal"] = "au_dela"
     #: A004.23 default Soigner threshold: Moyen 9.
     heal_threshold: int = 9
+    #: R004.32 minutes one turn of an unconscious cat takes in an encounter. The rules give a
+    #: round no duration: None = minutes pass only through `jdr regle reveil`.
+    round_minutes: int | None = None
     #: A004.08 opposed ties: skill used, then Chance, then a re-roll; criticals override.
     opposed_critical_wins: bool = True
     #: A004.28 the duel's reputation bonus is always applied.

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     import icepool
 
 SIDES = 10
-CONFIRM_SUCCESS = "confirmation du 10"
-CONFIRM_FAILURE = "confirmation du 1"
+#: The note of a confirmation reroll (rendered `(10 confirmation)`: read, never kept).
+CONFIRMATION = "confirmation"
 DISCARDED = "écarté"
 
 
@@ -62,8 +62,7 @@ class ChanceDice(NaturalRoll):
             if face not in (1, SIDES):
                 continue
             confirm = source.roll(SIDES)
-            dice.append(Die(SIDES, confirm, False,
-                            CONFIRM_SUCCESS if face == SIDES else CONFIRM_FAILURE))
+            dice.append(Die(SIDES, confirm, False, CONFIRMATION))
             if confirm == face:
                 crit_success = crit_success or face == SIDES
                 crit_failure = crit_failure or face == 1
@@ -112,3 +111,36 @@ def chance_distribution(count: int, choice: int | None = None) -> icepool.Die:
                 following[key] = following.get(key, 0) + weight * w
         states = following
     return icepool.Die(states)
+
+
+@dataclass(frozen=True, slots=True)
+class DurationDice(NaturalRoll):
+    """R004.32 / E004.11 how long an unconscious cat stays so: 3d10 × 5 minutes. The natural
+    value is the sum of the three faces; the total (`value`) is in minutes (15 to 150)."""
+
+    count: int = 3
+    sides: int = SIDES
+    minutes: int = 5
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return f"{self.count}d{self.sides} × {self.minutes} minutes"
+
+    def roll(self, source: DiceSource) -> tuple[Natural, tuple[Die, ...]]:
+        faces = [source.roll(self.sides) for _ in range(self.count)]
+        return sum(faces), tuple(Die(self.sides, face) for face in faces)
+
+    def distribution(self) -> icepool.Die:
+        return duration_distribution(self.count, self.sides)
+
+    def value(self, natural: Natural) -> int:
+        assert isinstance(natural, int)
+        return natural * self.minutes
+
+
+@lru_cache(maxsize=8)
+def duration_distribution(count: int, sides: int) -> icepool.Die:
+    """The exact law of the sum of `count` d`sides`."""
+    import icepool
+
+    return count @ icepool.d(sides)

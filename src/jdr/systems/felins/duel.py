@@ -99,8 +99,8 @@ def duel(provoker: Loaded[Cat], provoked: Loaded[Cat], source: DiceSource,
     """R004.27 `provoker` provokes `provoked`: both roll, in that order; a critical moves the
     roller's Chance on its sheet."""
     a_cat, b_cat = provoker.model, provoked.model
-    a_cat.require_conscious("provoquer un duel")
-    b_cat.require_conscious("répondre à un duel")
+    a_cat.require_able("provoquer un duel")
+    b_cat.require_able("répondre à un duel")
     check_a, check_b = duel_checks(a_cat, b_cat, config)
     a = check_a.roll(source)
     b = check_b.roll(source)

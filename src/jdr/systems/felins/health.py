@@ -1,22 +1,25 @@
-"""Wounds, states and healing (R004.22, R004.28, R004.31–R004.33; A004.17–A004.19, A004.23).
+"""Wounds and states (R004.22, R004.28, R004.31, R004.32; A004.17–A004.19, A004.30).
 
-A cat is `conscient`, `inconscient`, `coma` or `mort`. Wounds beyond Vigueur knock it out
-(A004.18); a further wound puts an unconscious cat in a coma, another one kills it (A004.19).
+A cat is `conscient`, `en_fuite` (it failed its will check and abandoned the fight, R004.28: until
+the fight is over), `inconscient` (3d10 × 5 minutes, kept on the sheet as `inconscience`), `coma`
+or `mort`. Wounds beyond Vigueur knock an awake cat out (A004.18); a further wound puts an
+unconscious cat in a coma, another one kills it (A004.19). What care and time do to these states
+is in `care.py`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from jdr.core.check import CheckResult
-from jdr.core.results import Line, Notes, Report
-from jdr.core.system import Loaded, Outcome, SheetChange
-from jdr.dice.notation import RollResult, roll
+from jdr.core.check import Check, CheckResult, Natural, Verdict
+from jdr.core.results import Line
+from jdr.core.system import Loaded, SheetChange
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.systems.felins import tables
-from jdr.systems.felins.checks import Roll, characteristic_check, roll_changes, skill_check
+from jdr.systems.felins.checks import Roll, characteristic_check
 from jdr.systems.felins.config import DEFAULT, FelinsConfig
+from jdr.systems.felins.dice import DurationDice
 from jdr.systems.felins.sheet import Cat
 
 
@@ -25,18 +28,9 @@ def knocked_out(wounds: int, vigueur: int, config: FelinsConfig = DEFAULT) -> bo
     return wounds > vigueur if config.unconscious_at == "au_dela" else wounds >= vigueur
 
 
-UNCONSCIOUS = f"{tables.UNCONSCIOUS_DICE}d{tables.UNCONSCIOUS_SIDES}*{tables.UNCONSCIOUS_MINUTES}"
-
-
-def unconscious_roll(source: DiceSource) -> RollResult:
-    """R004.32 / E004.11 an unconscious cat stays so 3d10 × 5 minutes (A004.30: rolled once)."""
-    return roll(UNCONSCIOUS, source)
-
-
-def unconscious_minutes(source: DiceSource) -> tuple[int, tuple[int, ...]]:
-    """E004.11 the minutes and the three faces."""
-    result = unconscious_roll(source)
-    return result.total, tuple(d.face for d in result.dice)
+def conscious_limit(vigueur: int, config: FelinsConfig = DEFAULT) -> int:
+    """The most wound levels a cat carries and stays conscious (A004.18)."""
+    return vigueur if config.unconscious_at == "au_dela" else vigueur - 1
 
 
 def den_recovery(days: int) -> int:
@@ -51,142 +45,126 @@ def will_threshold(wounds: int, config: FelinsConfig = DEFAULT) -> int:
     return config.will_base + config.will_step * (max(wounds, 1) - 1)
 
 
+# ------------------------------------------------------------------ how long unconsciousness lasts
+
+
+def wake_judge(natural: Natural, total: int, threshold: int | None) -> Verdict:
+    """R004.32 the cat wakes once the minutes elapsed (`threshold`) reach its 3d10 × 5."""
+    if threshold is None:
+        return Verdict(None)
+    if total <= threshold:
+        return Verdict(True, notes=(f"{threshold} minute(s) écoulée(s) : il se réveille "
+                                    f"(inconscient {total} minutes)",))
+    return Verdict(False, notes=(f"{threshold} minute(s) écoulée(s) sur {total} : encore "
+                                 f"{total - threshold} minute(s) d'inconscience",))
+
+
+def duration_check(name: str, elapsed: int | None = None) -> Check:
+    """R004.32 / E004.11 3d10 × 5 minutes (A004.30: rolled once, when the cat falls); with
+    `elapsed`, whether it is awake after so many minutes."""
+    dice = DurationDice(tables.UNCONSCIOUS_DICE, tables.UNCONSCIOUS_SIDES,
+                        tables.UNCONSCIOUS_MINUTES)
+    return Check(f"{name} — inconscience ({dice.label})", dice, (), wake_judge, elapsed,
+                 "R004.32", who=name)
+
+
+def unconscious_minutes(source: DiceSource) -> tuple[int, tuple[int, ...]]:
+    """E004.11 the minutes and the three faces."""
+    result = duration_check("").roll(source)
+    return result.total, tuple(d.face for d in result.dice)
+
+
+# ------------------------------------------------------------------ what wounds do
+
+
 @dataclass(frozen=True)
 class WoundOutcome:
-    """What wounds did to a cat: levels, state before/after, the unconscious duration roll."""
+    """A cat before and after what happened to it (wounds, state, minutes, care), and the
+    duration roll when it fell unconscious."""
 
-    wounds_before: int
-    wounds_after: int
-    state_before: str
-    state_after: str
-    duration: RollResult | None = None
+    before: Cat
+    after: Cat
+    duration: CheckResult | None = None
 
     @property
-    def minutes(self) -> int | None:
-        return None if self.duration is None else self.duration.total
+    def wounds_before(self) -> int:
+        return self.before.wounds
 
-    def lines(self, name: str, levels: bool = True) -> tuple[Line, ...]:
+    @property
+    def wounds_after(self) -> int:
+        return self.after.wounds
+
+    @property
+    def state_before(self) -> str:
+        return self.before.state
+
+    @property
+    def state_after(self) -> str:
+        return self.after.state
+
+    def fled(self) -> WoundOutcome:
+        """R004.28 the will check failed: the cat abandons the fight."""
+        return replace(self, after=replace(self.after, state=tables.FLED))
+
+    def lines(self, levels: bool = True) -> tuple[Line, ...]:
         """French lines of what changed (rule ids apart); `levels=False` when the result shows
         the wounds and the state already (an attack's `Health` and `StateChange`)."""
-        out: list[Line] = []
+        name, out = self.before.name, []
         if levels and self.wounds_after != self.wounds_before:
             out.append(Line(f"{name} : blessures {self.wounds_before} → {self.wounds_after}",
                             "R004.31"))
         if levels and self.state_after != self.state_before:
             out.append(Line(f"{name} est maintenant {tables.STATES[self.state_after]}", "R004.32"))
-        if self.minutes is not None:
-            out.append(Line(f"inconscient pendant {self.minutes} minutes", "R004.32"))
+        if self.duration is not None:
+            out.append(Line(f"inconscient pendant {self.duration.total} minutes", "R004.32"))
         if self.state_after == "mort" and self.state_before != "mort":
             out.append(Line(f"{name} est définitivement perdu", "R004.32"))
         return tuple(out)
 
 
 def unchanged(cat: Cat) -> WoundOutcome:
-    return WoundOutcome(cat.wounds, cat.wounds, cat.state, cat.state)
+    return WoundOutcome(cat, cat)
+
+
+def fall_unconscious(cat: Cat, source: DiceSource) -> tuple[Cat, CheckResult]:
+    """R004.32 / A004.30 the cat falls unconscious: 3d10 × 5 minutes, rolled now, kept."""
+    duration = duration_check(cat.name).roll(source)
+    return replace(cat, state="inconscient", unconscious_minutes=duration.total), duration
 
 
 def take_wounds(cat: Cat, wounds: int, source: DiceSource,
                 config: FelinsConfig = DEFAULT) -> WoundOutcome:
-    """R004.31/R004.32 + A004.18/A004.19: add wound levels and move the state on."""
+    """R004.31/R004.32 + A004.18/A004.19: add wound levels and move the state on; new wounds
+    can be cared for again (R004.33: `soins` back to `aucun`)."""
     if wounds <= 0 or cat.state == "mort":
         return unchanged(cat)
-    total = cat.wounds + wounds
-    state, duration = cat.state, None
-    if cat.state == "conscient":
-        if knocked_out(total, cat.characteristics["vigueur"], config):
-            state = "inconscient"
-            duration = unconscious_roll(source)
+    after = replace(cat, wounds=cat.wounds + wounds, care="aucun")
+    duration = None
+    if cat.awake and knocked_out(after.wounds, cat.characteristics["vigueur"], config):
+        after, duration = fall_unconscious(after, source)
     elif cat.state == "inconscient":
-        state = "coma"
+        after = replace(after, state="coma", unconscious_minutes=0)
     elif cat.state == "coma":
-        state = "mort"
-    return WoundOutcome(cat.wounds, total, cat.state, state, duration)
+        after = replace(after, state="mort")
+    return WoundOutcome(cat, after, duration)
+
+
+#: sheet key of each field of `Cat` the rules change.
+_KEYS = (("wounds", "blessures"), ("state", "etat"), ("unconscious_minutes", "inconscience"),
+         ("care", "soins"))
 
 
 def wound_changes(sheet: Loaded[Cat] | None, outcome: WoundOutcome) -> tuple[SheetChange, ...]:
+    """Every value that changed, written on the cat's sheet."""
     if sheet is None:
         return ()
-    changes: list[SheetChange] = []
-    if outcome.wounds_after != outcome.wounds_before:
-        changes.append(SheetChange(sheet.doc, ("blessures",), outcome.wounds_after))
-    if outcome.state_after != outcome.state_before:
-        changes.append(SheetChange(sheet.doc, ("etat",), outcome.state_after))
-    return tuple(changes)
+    return tuple(SheetChange(sheet.doc, (key,), getattr(outcome.after, field))
+                 for field, key in _KEYS
+                 if getattr(outcome.after, field) != getattr(outcome.before, field))
 
 
-def after_wounds(cat: Cat, outcome: WoundOutcome) -> Cat:
-    return replace(cat, wounds=outcome.wounds_after, state=outcome.state_after)
-
-
-def will_check(cat: Cat, wounds: int, source: DiceSource,
-               config: FelinsConfig = DEFAULT) -> CheckResult:
+def will_check(cat: Cat, wounds: int, config: FelinsConfig = DEFAULT) -> Check:
     """R004.28 after a wound: Volonté roll (A004.17, wound malus included, A004.20); a failure
     means the cat flees the fight."""
     threshold = will_threshold(wounds, config)
-    check = characteristic_check(cat, "volonte", Roll(threshold, rule="R004.28"), config)
-    return check.roll(source)
-
-
-# ------------------------------------------------------------------ healing (R004.33, R004.32)
-
-
-def _healed(patient: Cat, roll: CheckResult, source: DiceSource,
-            config: FelinsConfig) -> WoundOutcome:
-    """E004.12 success −1 wound level (critical −2), fumble +1; A004.23 a success wakes an
-    unconscious cat and brings one out of a coma."""
-    if roll.critical == "failure":
-        return take_wounds(patient, tables.HEAL_FUMBLE, source, config)
-    if not roll.success:
-        return unchanged(patient)
-    healed = tables.HEAL_CRITICAL if roll.critical == "success" else tables.HEAL_SUCCESS
-    wounds = max(0, patient.wounds - healed)
-    state = patient.state
-    if state in ("inconscient", "coma"):
-        out = knocked_out(wounds, patient.characteristics["vigueur"], config)
-        state = "inconscient" if out else "conscient"
-    return WoundOutcome(patient.wounds, wounds, patient.state, state)
-
-
-def _heal_verdict(roll: CheckResult) -> Line:
-    if roll.critical == "failure":
-        return Line("maladresse : le blessé subit 1 niveau de blessure de plus", "R004.33")
-    if roll.success:
-        return Line("soin réussi : il ne peut pas être retenté pour faire mieux", "R004.33")
-    return Line("soin raté : nouvelle tentative possible demain", "R004.33")
-
-
-def heal(healer: Loaded[Cat], patient: Loaded[Cat], source: DiceSource,
-         threshold: int | None = None, config: FelinsConfig = DEFAULT) -> Outcome:
-    """R004.33 Soigner (threshold: the GM's, default Moyen 9, A004.23); the healer may be the
-    patient (the same sheet)."""
-    healer.model.require_conscious("soigner")
-    cat = patient.model
-    if cat.state == "mort":
-        raise RuleError(f"{cat.name} est mort : aucun soin ne le ramène (R004.32)")
-    value = config.heal_threshold if threshold is None else threshold
-    check = skill_check(healer.model, tables.HEAL_SKILL, Roll(value, rule="R004.33"), config)
-    result = check.roll(source)
-    outcome = _healed(cat, result, source, config)
-    parts: tuple[CheckResult | RollResult, ...] = (result,)
-    if outcome.duration is not None:
-        parts += (outcome.duration,)
-    report = Report(f"{healer.model.name} soigne {cat.name}", parts,
-                    (_heal_verdict(result), *outcome.lines(cat.name)), "R004.33")
-    return Outcome(report, (*roll_changes(healer, result), *wound_changes(patient, outcome)))
-
-
-def den(patient: Loaded[Cat], days: int, config: FelinsConfig = DEFAULT) -> Outcome:
-    """R004.32 one wound level per 3 days at the den (E004.06); a coma still needs a Soigner
-    success (A004.23)."""
-    cat = patient.model
-    if cat.state == "mort":
-        raise RuleError(f"{cat.name} est mort : aucun soin ne le ramène (R004.32)")
-    wounds = max(0, cat.wounds - den_recovery(days))
-    state = cat.state
-    if state == "inconscient" and not knocked_out(wounds, cat.characteristics["vigueur"], config):
-        state = "conscient"
-    outcome = WoundOutcome(cat.wounds, wounds, cat.state, state)
-    title = (f"{cat.name} : {days} jour(s) à la tanière du guérisseur, "
-             f"{cat.wounds - wounds} niveau(x) de blessure récupéré(s)")
-    return Outcome(Notes(title, outcome.lines(cat.name), "R004.32"),
-                   wound_changes(patient, outcome))
+    return characteristic_check(cat, "volonte", Roll(threshold, rule="R004.28"), config)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from jdr.core.check import Check, CheckResult
-from jdr.core.contest import Contest, ContestRule, Criterion
-from jdr.core.system import CheckRequest, Loaded, Outcome, SheetChange
+from jdr.core.contest import Contest, ContestResult, ContestRule, Criterion
+from jdr.core.system import CheckRequest, Chooser, Loaded, Outcome, SheetChange, default_choice
 from jdr.core.usecase import same_character
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
@@ -22,7 +22,7 @@ from jdr.systems.felins.checks import (
     chance_after,
     chance_change,
     chance_of,
-    opposed,
+    keep_choice,
     opposing,
     resolve_name,
     target_check,
@@ -60,7 +60,7 @@ def opposed_contest(request: CheckRequest[Cat], config: FelinsConfig) -> Contest
     mine = target_check(request.actor.model, target,
                         Roll(bonus=request.bonus, choice=request.choice), config)
     other = target_check(request.opponent.model, theirs, Roll(), config)
-    return Contest(opposed(mine), opposed(other), contest_rule(config))
+    return Contest(mine, other, contest_rule(config))
 
 
 Between = Callable[[CheckResult, CheckResult], tuple[Check, Check]]
@@ -76,15 +76,35 @@ def between(contest: Contest) -> Between:
     return rebuild
 
 
+def roll_contest(contest: Contest, source: DiceSource, chooser: Chooser = default_choice
+                 ) -> ContestResult:
+    """R004.21 both cats roll, then each keeps the die it wishes (A004.05, the actor first);
+    on a perfect tie both roll again, with the Chance the round left (A004.07)."""
+    actor, opponent = contest.actor, contest.opponent
+    rebuild = between(contest)
+    rounds: list[tuple[CheckResult, CheckResult]] = []
+    for _ in range(contest.rule.max_rerolls):
+        a, b = actor.roll(source), opponent.roll(source)
+        a = keep_choice(actor, a, chooser)
+        b = keep_choice(opponent, b, chooser)
+        if contest.rule.decide(a, b)[0] is not None:
+            return contest.resolve(a, b, tuple(rounds))
+        rounds.append((a, b))
+        actor, opponent = rebuild(a, b)
+    raise RuleError(f"jet opposé : toujours à égalité après {contest.rule.max_rerolls} relances ; "
+                    "décidez à la main")
+
+
 def opposed_roll(request: CheckRequest[Cat], config: FelinsConfig,
                  source: DiceSource) -> Outcome:
     """R004.21 roll both (again on a perfect tie); the Chance each one ends with goes on its
-    sheet (R004.18–R004.20, A004.07)."""
+    sheet (R004.18–R004.20, A004.07). The opponent reacts: a cat that fled may still hide or
+    spot (D-ALL.02), an unconscious one may not."""
     assert request.opponent is not None
-    request.actor.model.require_conscious("agir")
-    request.opponent.model.require_conscious("agir")
+    request.actor.model.require_able("agir")
+    request.opponent.model.require_awake("s'opposer")
     contest = opposed_contest(request, config)
-    result = contest.roll(source, between=between(contest))
+    result = roll_contest(contest, source, request.chooser)
     changes = (*final_chance(request.actor, result.actor),
                *final_chance(request.opponent, result.opponent))
     return Outcome(result, changes)

@@ -41,6 +41,7 @@ def _name_in(table: dict[str, Any], what: str) -> BeforeValidator:
 Rank = Annotated[str, _name_in(tables.RANKS, "rang")]
 Clan = Annotated[str, _name_in(tables.CLANS, "clan")]
 State = Annotated[str, _name_in(tables.STATES, "état")]
+Care = Annotated[str, _name_in(tables.CARE, "soins")]
 Characteristic = Annotated[Int, InRange(tables.CHARACTERISTIC_MIN, tables.CHARACTERISTIC_MAX)]
 SkillRank = Annotated[Int, InRange(tables.SKILL_RANK_MIN, tables.SKILL_RANK_MAX)]
 Reputation = Annotated[Int, InRange(tables.REPUTATION_MIN, tables.REPUTATION_MAX)]
@@ -109,6 +110,10 @@ class FelinsSheet(BaseModel):
     reputation: Reputation = 0  # R004.05 0..30 (base by rank: A004.10, 0 by default)
     blessures: Wounds = 0
     etat: State = "conscient"
+    #: R004.32 / A004.30 minutes of unconsciousness left (3d10 × 5, rolled at the fall).
+    inconscience: Annotated[Int, InRange(0, 1_000_000)] = 0
+    #: R004.33 the last Soigner roll on this cat (`reussi`: not retried; `rate`: the next day).
+    soins: Care = "aucun"
 
 
 # ------------------------------------------------------------------ the cat
@@ -145,6 +150,8 @@ class Cat:
     reputation: int
     wounds: int
     state: str
+    unconscious_minutes: int = 0
+    care: str = "aucun"
 
     @classmethod
     def from_sheet(cls, sheet: FelinsSheet) -> Cat:
@@ -152,7 +159,8 @@ class Cat:
             name=sheet.nom, rank=sheet.rang, clan=sheet.clan,
             characteristics=sheet.caracteristiques.model_dump(),
             skills=dict(sheet.competences), reputation=sheet.reputation,
-            wounds=sheet.blessures, state=sheet.etat,
+            wounds=sheet.blessures, state=sheet.etat, unconscious_minutes=sheet.inconscience,
+            care=sheet.soins,
         )
 
     @property
@@ -192,9 +200,23 @@ class Cat:
             )
         return score
 
-    def require_conscious(self, what: str) -> None:
+    @property
+    def awake(self) -> bool:
+        """Conscious, fled or not (R004.32)."""
+        return self.state in tables.AWAKE
+
+    def require_able(self, what: str) -> None:
+        """D-ALL.02 only a conscious cat still in the fight acts (R004.28, R004.32)."""
         if self.state != "conscient":
-            raise RuleError(f"{self.name} est {tables.STATES[self.state]} : impossible de {what}")
+            rule = "R004.28" if self.state == tables.FLED else "R004.32"
+            state = tables.STATES[self.state]
+            raise RuleError(f"{self.name} est {state} : il ne peut pas {what} ({rule})")
+
+    def require_awake(self, what: str) -> None:
+        """A reaction (an opposed roll's other side) needs only an awake cat (R004.32)."""
+        if not self.awake:
+            state = tables.STATES[self.state]
+            raise RuleError(f"{self.name} est {state} : il ne peut pas {what} (R004.32)")
 
 
 def load_cat(doc: SheetDocument) -> Cat:
@@ -279,5 +301,8 @@ caracteristiques:     # 1 à 5 ; à la création la somme des neuf = budget du r
 competences: {combat_griffu: 2, discretion: 1}
 reputation: 0         # 0 à 30 ; +1 au duel par tranche de 5
 blessures: 0          # niveaux de blessure encaissés (malus à tous les jets)
-etat: conscient       # conscient, inconscient, coma, mort
+etat: conscient       # conscient, en_fuite (jusqu'à la fin du combat), inconscient, coma, mort
+inconscience: 0       # minutes d'inconscience restantes (3d10 × 5, tirées à la chute)
+soins: aucun          # dernier jet de Soigner reçu : aucun, reussi (pas de nouvel essai),
+                      # rate (nouvel essai le lendemain)
 """

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
-from jdr.core.check import Odds
-from jdr.core.options import NO_OPTIONS, Options
+from jdr.core.check import CheckResult, Odds
+from jdr.core.options import ActionSpec
 from jdr.core.results import Health, Line, Result, SheetView
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import (
@@ -15,17 +16,20 @@ from jdr.core.system import (
     GroupRequest,
     Loaded,
     Outcome,
+    RuleRequest,
     SystemHelp,
+    TurnRequest,
 )
 from jdr.core.threshold import parse_threshold
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
-from jdr.systems.felins import combat, tables
+from jdr.systems.felins import combat, states
 from jdr.systems.felins import duel as provocation
-from jdr.systems.felins import health as healing
 from jdr.systems.felins.checks import (
     Roll,
+    Target,
+    keep_choice,
     roll_changes,
     target_check,
     target_of,
@@ -33,6 +37,7 @@ from jdr.systems.felins.checks import (
 )
 from jdr.systems.felins.config import ACTIONS, DEFAULT, FelinsConfig, config_from
 from jdr.systems.felins.opposed import opposed_contest, opposed_roll
+from jdr.systems.felins.rules import RULES, Rules
 from jdr.systems.felins.sheet import TEMPLATE, Cat, creation_problems, load_cat
 from jdr.systems.felins.view import sheet_view, system_help
 
@@ -46,11 +51,12 @@ class FelinsSystem(GameSystem[Cat]):
     id = "felins"
     title = "Félins — jeu de forum des clans de chats"
     seed = "004_5e543b2922acc546.txt"
-    actions = ACTIONS
+    actions: Mapping[str, ActionSpec] = {**ACTIONS, **RULES}
 
     def __init__(self, config: FelinsConfig = DEFAULT) -> None:
         self.config = config
         self.ladder = config.threshold_ladder()
+        self.rules = Rules(config, self.ladder)
 
     # -- sheets ----------------------------------------------------------------
 
@@ -73,23 +79,26 @@ class FelinsSystem(GameSystem[Cat]):
     def help(self) -> SystemHelp:
         return system_help()
 
-    # -- states (D-ALL.02) -----------------------------------------------------
+    # -- states and encounters (D-ALL.02) ---------------------------------------
 
     def state(self, sheet: Loaded[Cat]) -> str:
-        """R004.32 the cat's state, in the shared names (`conscient` stands: `debout`)."""
-        return tables.RESULT_STATES[sheet.model.state]
+        """R004.28, R004.32 `debout`, `en_fuite`, `inconscient`, `coma` or `mort`."""
+        return states.state(sheet.model)
 
     def incapacity(self, sheet: Loaded[Cat]) -> Line | None:
-        """D-ALL.02 an unconscious, comatose or dead cat cannot act."""
-        cat = sheet.model
-        if cat.state == "conscient":
-            return None
-        return Line(f"{cat.name} est {tables.STATES[cat.state]}", "R004.32")
+        """D-ALL.02 a cat that fled, an unconscious, comatose or dead one cannot act."""
+        return states.incapacity(sheet.model)
 
     def health(self, sheet: Loaded[Cat]) -> Health:
-        """R004.22 the wound levels carried (no maximum: Vigueur is where consciousness ends)."""
-        wounds = sheet.model.wounds
-        return Health("blessures", wounds, wounds)
+        """R004.22 the wound levels carried; max = the most it carries and stays conscious."""
+        return states.health(sheet.model, self.config)
+
+    def conditions(self, sheet: Loaded[Cat]) -> tuple[str, ...]:
+        return states.conditions(sheet.model)
+
+    def turn_start(self, request: TurnRequest[Cat], source: DiceSource) -> Outcome | None:
+        """R004.32 an unconscious cat's turn: its 3d10 × 5 minutes (A004.30)."""
+        return states.turn_start(request, source, self.config)
 
     # -- checks ----------------------------------------------------------------
 
@@ -105,13 +114,13 @@ class FelinsSystem(GameSystem[Cat]):
         threshold = self._threshold(request)
         cat = request.actor.model
         target = target_of(request.skill, request.carac)
+        cat.require_able("agir")
         if request.options.flag("echec_volontaire"):
             return Outcome(voluntary_failure(cat, target, threshold))
         if request.opponent is not None:
             return opposed_roll(request, config, source)
-        cat.require_conscious("agir")
         check = target_check(cat, target, Roll(threshold, request.bonus, request.choice), config)
-        result = check.roll(source)
+        result = _survival(target, keep_choice(check, check.roll(source), request.chooser))
         return Outcome(result, roll_changes(request.actor, result))
 
     def odds(self, request: CheckRequest[Cat]) -> Odds:
@@ -141,7 +150,8 @@ class FelinsSystem(GameSystem[Cat]):
             raise RuleError("felins : pas d'armes, les chats se battent en Combat griffu (R004.30)")
         config = config_from(request.options, self.config)
         cover = combat.Cover(request.options.text("protection"), request.options.text("surprise"))
-        return combat.attack(request.attacker, request.defender, cover, source, config)
+        return combat.attack(request.attacker, request.defender, cover, source, config,
+                             request.chooser)
 
     def initiative(self, request: GroupRequest[Cat], source: DiceSource) -> Outcome:
         """R004.29 Agilité, then Chance, then 1d10."""
@@ -155,20 +165,26 @@ class FelinsSystem(GameSystem[Cat]):
         config = config_from(request.options, self.config)
         return provocation.duel(provoker, provoked, source, request.options.text("choix"), config)
 
-    # -- healing (library entry points, no CLI command yet) ---------------------
+    # -- the rules no core command plays (`jdr regle`) ----------------------------
 
-    def heal(self, healer: Loaded[Cat], patient: Loaded[Cat], source: DiceSource,
-             threshold: str | None = None, options: Options = NO_OPTIONS) -> Outcome:
-        """R004.33 Soigner; `threshold` a number or a ladder name (default Moyen 9, A004.23)."""
-        config = config_from(options, self.config)
-        value = parse_threshold(threshold, self.ladder)
-        return healing.heal(healer, patient, source, value, config)
+    def rule(self, name: str, request: RuleRequest[Cat], source: DiceSource | None) -> Outcome:
+        """`soigner`, `tanniere`, `reveil`, `fin_combat` (rules.py)."""
+        return self.rules.play(name, request, source)
 
-    def den(self, patient: Loaded[Cat], days: int) -> Outcome:
-        """R004.32 days at the healer's den: one wound level per three days."""
-        return healing.den(patient, days, self.config)
+    def rule_odds(self, name: str, request: RuleRequest[Cat]) -> Odds:
+        """The exact odds of `soigner` and `reveil` (the rolls `rule` makes)."""
+        return self.rules.odds(name, request)
 
     def demo(self, source: DiceSource) -> Result:
         from jdr.systems.felins.demo import scene
 
         return scene(self, source)
+
+
+def _survival(target: Target, result: CheckResult) -> CheckResult:
+    """R004.36 each successful Survie roll gives about a day of food and water and a night's
+    rest."""
+    if target.key != "survie" or not result.success:
+        return result
+    line = Line("environ une journée de vivres et d'eau potable, et une nuit de repos", "R004.36")
+    return replace(result, notes=(*result.notes, line))

@@ -188,13 +188,17 @@ CHARACTERISTIC_FACTOR = 2
 #: R004.27 +1 to the die per full 5 points of reputation.
 REPUTATION_STEP = 5
 
-#: R004.32 states of a cat (sheet value -> French text).
+#: R004.32 states of a cat (sheet value -> French text); R004.28 a cat that fails its will check
+#: abandons the fight (`en_fuite`) until the fight is over (the rules give no other duration).
 STATES: dict[str, str] = {
     "conscient": "conscient",
+    "en_fuite": "en fuite",
     "inconscient": "inconscient",
     "coma": "dans le coma",
     "mort": "mort",
 }
+#: The states in which a cat is awake (wounds knock it out, R004.32 / A004.18).
+AWAKE = ("conscient", "en_fuite")
 #: R004.32 an unconscious cat stays so 3d10 × 5 minutes (E004.11).
 UNCONSCIOUS_DICE = 3
 UNCONSCIOUS_SIDES = 10
@@ -205,11 +209,18 @@ DEN_DAYS_PER_WOUND = 3
 HEAL_SUCCESS = 1
 HEAL_CRITICAL = 2
 HEAL_FUMBLE = 1
+#: R004.33 what the sheet keeps of the last Soigner roll on a patient (`soins`): a success is
+#: not retried to do better; after a failure the healer tries again the next day.
+CARE: dict[str, str] = {
+    "aucun": "aucun soin en cours",
+    "reussi": "soigné : le jet ne se retente pas pour faire mieux",
+    "rate": "soin raté : nouvel essai le lendemain",
+}
 
-#: The shared state names of results (`StateChange`): a conscious cat stands; a cat that fails
-#: its will check flees the fight (R004.28) without any change on its sheet.
+#: The shared state names of results (`StateChange`, `jdr combat`): a conscious cat stands.
 RESULT_STATES: dict[str, str] = {
     "conscient": "debout",
+    "en_fuite": "en_fuite",
     "inconscient": "inconscient",
     "coma": "coma",
     "mort": "mort",

@@ -22,7 +22,11 @@ def _identity(cat: Cat) -> Section:
         Row("reputation", "Réputation", rep, f"{rep} (duel +{reputation_bonus(rep)})", "R004.27"),
         Row("wounds", "Blessures", cat.wounds,
             f"{cat.wounds} (malus −{cat.wounds} à chaque jet)" if cat.wounds else "0", "R004.22"),
-        Row("state", "État", cat.state, tables.STATES[cat.state], "R004.32"),
+        Row("state", "État", cat.state, tables.STATES[cat.state],
+            "R004.28" if cat.state == tables.FLED else "R004.32"),
+        Row("unconscious_minutes", "Inconscience restante", cat.unconscious_minutes,
+            f"{cat.unconscious_minutes} min" if cat.unconscious_minutes else "—", "R004.32"),
+        Row("care", "Soins", cat.care, tables.CARE[cat.care], "R004.33"),
     ))
 
 
@@ -85,5 +89,11 @@ def system_help() -> SystemHelp:
         "Compétences (Ω) : rang 1 au moins pour s'en servir.",
         "Combat : seuil 5 + 2 × Agilité du défenseur (--opt protection=…, surprise=…), "
         "blessures = marge.",
+        "Blessures au-delà de la Vigueur : inconscient 3d10 × 5 minutes (jdr regle reveil CHAT "
+        "--opt minutes=N), blessé encore : coma (seuls les soins en sortent), puis mort.",
+        "Un chat blessé qui rate son jet de Volonté est en fuite jusqu'à la fin du combat "
+        "(jdr regle fin_combat CHATS…).",
+        "Soins : jdr regle soigner SOIGNEUR PATIENT [--opt seuil=…] ; tanière : jdr regle "
+        "tanniere PATIENT --opt jours=N.",
         "Dépense d'XP : les prix de la boutique ne sont pas dans les règles (pas de jdr xp).",
     ))

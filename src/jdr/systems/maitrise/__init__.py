@@ -8,9 +8,12 @@ decides contests; characteristic rolls need a margin of 10. Modules read like th
 dataclass), `demo` (a short scene).
 
 Options are declared in `ACTIONS` (parsed once by the core). The attacker's critical option is
-`--critique rapidite|degats|precision|mj` (R001.18); `--visee ZONE` names the spot with
-"precision"; `--defense parade|esquive|aucune` (parade when the defender has a weapon, else
-esquive). `--seuil N` is a minimum margin: the system has no named ladder.
+`--critique rapidite|degats|precision|mj` (R001.18), or chosen once the die is seen (the
+chooser); `--visee ZONE` names the spot with "precision"; `--defense parade|esquive|aucune`
+(parade when the defender has a weapon, else esquive). `--seuil N` is a minimum margin on a skill
+roll and adds N to the 10 of a characteristic roll (R001.12): the system has no named ladder.
+Rules of its own (`jdr regle`): `surprise` (A001.24). States: `debout`, `hors_de_combat` at
+0 pv, `mort` once the MJ decides it (`etat.mort`, D-001.30); neither of the last two acts.
 """
 
 from __future__ import annotations
@@ -27,12 +30,13 @@ from jdr.core.system import (
     GroupRequest,
     Loaded,
     Outcome,
+    RuleRequest,
     SystemHelp,
     XpRequest,
 )
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
-from jdr.systems.maitrise import combat, demo, progression
+from jdr.systems.maitrise import combat, demo, progression, surprise
 from jdr.systems.maitrise.checks import request_checks
 from jdr.systems.maitrise.config import DEFAULT, MaitriseConfig
 from jdr.systems.maitrise.sheet import TEMPLATE, Character, load_character, sheet_view
@@ -81,7 +85,7 @@ XP_OPTIONS = (
 ACTIONS: dict[str, ActionSpec] = {
     "check": ActionSpec(
         "check", "jet de compétence ou de caractéristique (esquive : jet d'Adresse) ; --seuil N "
-        "est une marge minimale ; " + OPPOSITION,
+        "est une marge minimale (ajoutée aux 10 d'un jet de caractéristique) ; " + OPPOSITION,
         dice="un d20 pour le personnage, puis (avec --contre) un d20 pour l'adversaire"),
     "odds": ActionSpec(
         "odds", "chances exactes d'un jet, ou d'un jet opposé à la marge ; " + OPPOSITION,
@@ -100,7 +104,9 @@ ACTIONS: dict[str, ActionSpec] = {
         "initiative", "ordre de jeu : Adresse la plus haute d'abord",
         dice="un d20 par personnage à égalité d'Adresse, dans l'ordre des fiches, relancé "
              "entre ceux qui restent à égalité"),
+    surprise.NAME: surprise.SPEC,
 }
+RULES = (surprise.NAME,)
 
 
 class MaitriseSystem(GameSystem[Character]):
@@ -133,7 +139,15 @@ class MaitriseSystem(GameSystem[Character]):
             notes=("Compétences libres, notées sur la fiche de 0 à 100 ; rangs : " + ranks,
                    *(f"--defense {k} : {v}" for k, v in DEFENCES.items()),
                    *(f"--critique {k} : {v}" for k, v in ATTACK_CRITICALS.items()),
-                   *(f"--opt critique_defense={k} : {v}" for k, v in DEFENCE_CRITICALS.items())),
+                   *(f"--opt critique_defense={k} : {v}" for k, v in DEFENCE_CRITICALS.items()),
+                   "sans --critique ni critique_defense, l'option d'une réussite critique est "
+                   "demandée une fois le dé vu (aucune si personne ne peut répondre)",
+                   "--seuil N : marge minimale d'un jet de compétence ; ajoutée aux 10 de marge "
+                   "d'un jet de caractéristique (R001.12)",
+                   "à 0 pv : hors de combat, ni action ni défense ; la mort est la décision du "
+                   "MJ (--opt mort=oui sur l'attaque, notée etat.mort sur la fiche, D-001.30)",
+                   "jdr regle surprise QUI CIBLE… --opt competence=C --opt resistance=R : "
+                   "surprise contre résistance à la surprise, à la marge (A001.24)"),
         )
 
     # rules
@@ -141,10 +155,8 @@ class MaitriseSystem(GameSystem[Character]):
         return request_checks(request, self.config)
 
     def check(self, request: CheckRequest[Character], source: DiceSource) -> Outcome:
-        """D-ALL.02: a character hors de combat rolls no active check."""
-        actor = request.actor.model
-        if actor.out_of_combat():
-            raise RuleError(f"{actor.name} est hors de combat (0 pv) : il ne peut pas agir")
+        """D-ALL.02: a character hors de combat (or dead) rolls no active check."""
+        request.actor.model.refuse_if_unable()
         return Outcome(self._built(request).roll(source))
 
     def odds(self, request: CheckRequest[Character]) -> Odds:
@@ -162,15 +174,33 @@ class MaitriseSystem(GameSystem[Character]):
     def demo(self, source: DiceSource) -> Result:
         return demo.scene(self, source)
 
+    def _rule_name(self, name: str) -> str:
+        if name not in RULES:
+            raise RuleError(f"maitrise : pas de règle « {name[:40]} » (règles : "
+                            f"{', '.join(RULES)})")
+        return name
+
+    def rule(self, name: str, request: RuleRequest[Character], source: DiceSource | None
+             ) -> Outcome:
+        """A001.24 `surprise`: the contest the seed names, with the MJ's skills."""
+        self._rule_name(name)
+        if source is None:
+            raise RuleError("surprise : cette règle lance des dés")
+        return surprise.play(request, self.config, source)
+
+    def rule_odds(self, name: str, request: RuleRequest[Character]) -> Odds:
+        self._rule_name(name)
+        return surprise.odds(request, self.config)
+
     # states (D-001.30, D-ALL.02)
     def state(self, sheet: Loaded[Character]) -> str:
-        """D-001.30: `hors_de_combat` at 0 pv (death is the MJ's call), `debout` otherwise."""
-        return "hors_de_combat" if sheet.model.out_of_combat() else "debout"
+        """D-001.30: `hors_de_combat` at 0 pv, `mort` once the MJ decided it, else `debout`."""
+        return sheet.model.state()
 
     def incapacity(self, sheet: Loaded[Character]) -> Line | None:
-        if not sheet.model.out_of_combat():
-            return None
-        return Line(f"{sheet.name} est hors de combat (0 pv)", "D-001.30, D-ALL.02")
+        """D-ALL.02: hors de combat or dead, a character neither acts nor defends; the seed
+        leaves no check (reaction, resistance) to a character at 0 pv."""
+        return sheet.model.incapacity()
 
     def health(self, sheet: Loaded[Character]) -> Health | None:
         """A001.12: the sheet's `pv` (or Constitution, if so configured)."""

@@ -5,8 +5,10 @@
 - Margin (R001.10, A001.02): floor((d20 + level + mastery bonus + situational bonus) / 2), filled
   in for every roll (a failed roll's margin does not count in a contest, A001.03).
 - Incompétent (R001.23, A001.05, A001.06): −7 before halving, and on the die test (d20 − 7 ≥ 10).
-- Characteristic roll (R001.12, A001.04): success iff floor((d20 + characteristic) / 2) ≥ 10.
-- `--seuil N` asks for a minimum margin on top of the die test (the MJ's call).
+- Characteristic roll (R001.12, A001.04): success iff floor((d20 + characteristic) / 2) ≥ 10;
+  `--seuil N` adds N to those 10 (a harder characteristic roll needs 10 + N of margin).
+- On a skill roll, `--seuil N` asks for a minimum margin N on top of the die test (the MJ's call).
+- D-ALL.02: an opponent who cannot act makes no roll (`unable_check`): the actor's success wins.
 - Contest (R001.11, A001.27, A001.03, A001.07, A001.08 / R001.20, R001.17): `CONTEST`, one core
   `ContestRule`: a failed roll never wins and two failures give nobody; a successful dodge wins
   whatever the other margin; otherwise the larger margin wins, equal margins go to the defender
@@ -16,12 +18,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from jdr.core.check import Check, Modifier, Natural, SingleDie, Verdict
+from jdr.core.check import Check, Modifier, Natural, NaturalRoll, SingleDie, Verdict
 from jdr.core.contest import Contest, ContestRule, Criterion
 from jdr.core.results import Line
 from jdr.core.system import CheckRequest
 from jdr.core.threshold import parse_threshold
+from jdr.dice.notation import Die
+from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 from jdr.systems.maitrise.config import MaitriseConfig
@@ -34,6 +39,11 @@ from jdr.systems.maitrise.tables import (
     DODGE,
     RANKS,
 )
+
+if TYPE_CHECKING:
+    import icepool
+
+MARGIN_LABEL = "marge minimale"  # how a threshold reads: in maitrise it is always a margin
 
 # ------------------------------------------------------------------ the judge
 
@@ -49,27 +59,28 @@ class MasteryJudge:
 
     `success_face` is the natural d20 a skill's rank needs (None for a characteristic roll, which
     is judged on its margin); `critical_faces` are 20 and the extra faces chosen at 20+ / 100+;
-    `die_malus` is the Incompétent −7 applied to the die test; `threshold` is a required margin.
+    `die_malus` is the Incompétent −7 applied to the die test; `threshold` is a required margin,
+    whose making `threshold_note` explains (10 + `--seuil` on a characteristic roll).
     """
 
     success_face: int | None
     critical_faces: frozenset[int]
     die_malus: int = 0
     threshold_rule: str = "R001.12"
+    threshold_note: str = ""
 
     def __call__(self, natural: Natural, total: int, threshold: int | None) -> Verdict:
         assert isinstance(natural, int)
         margin = margin_of(total)
-        # Without a threshold the renderers do not print the margin: say it.
-        shown = ((Line(f"marge {margin} (partie entière de {total} / 2)", "R001.10"),)
-                 if threshold is None else ())
         if natural in self.critical_faces:
             return Verdict(True, "success", margin, (
-                Line(f"réussite critique ({natural}) : l'action réussit", "R001.14"), *shown))
+                Line(f"réussite critique ({natural}) : l'action réussit", "R001.14"),))
         if natural == CRITICAL_FAILURE_FACE:
             return Verdict(False, "failure", margin,
-                           (Line("échec critique (1) : l'action échoue", "A001.08"), *shown))
+                           (Line("échec critique (1) : l'action échoue", "A001.08"),))
         notes: list[Line] = []
+        if threshold is not None and self.threshold_note:
+            notes.append(Line(self.threshold_note, self.threshold_rule))
         success = True
         if self.success_face is not None:
             die = natural + self.die_malus
@@ -80,7 +91,33 @@ class MasteryJudge:
         if threshold is not None and margin < threshold:
             success = False
             notes.append(Line(f"marge {margin} < {threshold} requise", self.threshold_rule))
-        return Verdict(success, None, margin, (*notes, *shown))
+        return Verdict(success, None, margin, tuple(notes))
+
+
+@dataclass(frozen=True, slots=True)
+class NoRoll(NaturalRoll):
+    """D-ALL.02: a character who cannot act rolls nothing (natural value 0, no die)."""
+
+    label: str = "aucun jet"
+    rolls = False
+
+    def roll(self, source: DiceSource) -> tuple[Natural, tuple[Die, ...]]:
+        return 0, ()
+
+    def distribution(self) -> icepool.Die:
+        import icepool
+
+        return icepool.Die([0])
+
+
+@dataclass(frozen=True, slots=True)
+class Unable:
+    """D-ALL.02: the judge of a character who cannot act: no success, no margin."""
+
+    why: str
+
+    def __call__(self, natural: Natural, total: int, threshold: int | None) -> Verdict:
+        return Verdict(False, None, None, (Line(self.why, "D-ALL.02"),))
 
 
 # ------------------------------------------------------------------ what is rolled
@@ -186,36 +223,55 @@ def skill_check(char: Character, key: str, config: MaitriseConfig, bonus: int = 
     return Check(
         label=f"{title} ({rank.name}, réussite au dé dès {rank.success_face})",
         natural=SingleDie(DIE), modifiers=mods, judge=judge, threshold=threshold,
-        rule="R001.09, R001.10", who=char.name,
+        rule="R001.09, R001.10", who=char.name, threshold_label=MARGIN_LABEL,
     )
 
 
+def characteristic_margin(seuil: int | None) -> tuple[int, str]:
+    """R001.12: the margin a characteristic roll needs — 10, plus `--seuil N` when the MJ makes
+    it harder (N is added to the 10, never replaces them), and how that reads."""
+    if seuil is None:
+        return CHARACTERISTIC_MARGIN, ""
+    needed = CHARACTERISTIC_MARGIN + seuil
+    return needed, (f"marge minimale {CHARACTERISTIC_MARGIN} des jets de caractéristique "
+                    f"{seuil:+d} (--seuil) = {needed}")
+
+
 def characteristic_check(char: Character, key: str, bonus: int = 0,
-                         threshold: int | None = None, label: str = "",
+                         seuil: int | None = None, label: str = "",
                          dodge: bool = False) -> Check:
-    """R001.12 / A001.04: a characteristic roll, success iff margin ≥ 10 (or a critical);
-    A001.26: the same roll dodges traps and other non-attacks.
+    """R001.12 / A001.04: a characteristic roll, success iff margin ≥ 10 (+ `--seuil`), or a
+    critical; A001.26: the same roll dodges traps and other non-attacks.
     R001.17: a dodge is the Adresse roll, marked so that contests let it win on success."""
     value = char.characteristic(key)
     mods = [Modifier(value, f"{CHARACTERISTICS[key]} {value}", "R001.12")]
     if bonus:
         mods.append(Modifier(bonus, "bonus de situation", "A001.06"))
-    judge = MasteryJudge(None, char.critical_faces(key))
+    needed, how = characteristic_margin(seuil)
+    judge = MasteryJudge(None, char.critical_faces(key), threshold_note=how)
     kind = "esquive, jet d'Adresse" if dodge else "jet de caractéristique"
     title = label or f"{char.name} — {CHARACTERISTICS[key]}"
     return Check(
         label=f"{title} ({kind})", natural=SingleDie(DIE), modifiers=tuple(mods), judge=judge,
-        threshold=CHARACTERISTIC_MARGIN if threshold is None else threshold,
-        rule="R001.17" if dodge else "R001.12", who=char.name,
-        stats=((DODGE, 1),) if dodge else (),
+        threshold=needed, rule="R001.17" if dodge else "R001.12", who=char.name,
+        stats=((DODGE, 1),) if dodge else (), threshold_label=MARGIN_LABEL,
     )
 
 
+def unable_check(char: Character, label: str = "") -> Check:
+    """D-ALL.02: what a character who cannot act opposes: nothing (no die, no success)."""
+    why = char.incapacity()
+    text = f"{char.name} ne peut pas agir : {why.text if why else 'hors de combat'}"
+    return Check(label=f"{label or char.name} (aucun jet)", natural=NoRoll(), modifiers=(),
+                 judge=Unable(text), rule="D-ALL.02", who=char.name)
+
+
 def stat_check(char: Character, stat: Stat, config: MaitriseConfig, bonus: int = 0,
-               threshold: int | None = None, label: str = "") -> Check:
+               seuil: int | None = None, label: str = "") -> Check:
+    """A skill roll (`--seuil` = minimum margin) or a characteristic roll (10 + `--seuil`)."""
     if stat.kind == "skill":
-        return skill_check(char, stat.key, config, bonus, threshold, label)
-    return characteristic_check(char, stat.key, bonus, threshold, label, stat.dodge)
+        return skill_check(char, stat.key, config, bonus, seuil, label)
+    return characteristic_check(char, stat.key, bonus, seuil, label, stat.dodge)
 
 
 # ------------------------------------------------------------------ contests (R001.11)
@@ -270,5 +326,7 @@ def request_checks(request: CheckRequest[Character], config: MaitriseConfig
     if request.opponent is None:
         return check
     other = request.opponent.model
+    if not other.can_act():
+        return contest(check, unable_check(other))
     other_stat = opposed_stat(char, stat, other, request.opponent_skill)
     return contest(check, stat_check(other, other_stat, config))

@@ -40,7 +40,6 @@ from jdr.core.system import (
 )
 from jdr.dice.notation import Die, RollResult, roll
 from jdr.dice.source import DiceSource
-from jdr.errors import RuleError
 from jdr.names import lookup
 from jdr.systems.maitrise.checks import Stat, contest, defence_stat, stat_check
 from jdr.systems.maitrise.config import MaitriseConfig
@@ -49,16 +48,19 @@ from jdr.systems.maitrise.tables import (
     ATTACK_CRITICALS,
     CRITICAL_DIE,
     DAMAGE_DIE,
+    DEAD,
     DEFENCE_CRITICALS,
     DEFENCES,
     DIE,
+    DOWN,
     FOOTING_BONUS,
     INCOMPETENT_DAMAGE,
     SPEED_MARGIN,
+    STANDING,
+    STATE_WORDS,
     modifier,
 )
 
-STANDING, DOWN, DEAD = "debout", "hors_de_combat", "mort"  # D-001.30
 NO_OPTION = "aucune"  # a critical whose option nobody chose
 
 # ------------------------------------------------------------------ damage
@@ -122,16 +124,16 @@ def _defence_kind(request: AttackRequest[Character], defender: Character) -> str
 
 
 def plan_attack(request: AttackRequest[Character]) -> AttackPlan:
-    """D-ALL.02: a character hors de combat cannot attack, nor defend (no defence roll)."""
+    """D-ALL.02: a character who cannot act (hors de combat, mort) cannot attack, nor defend
+    (no defence roll)."""
     attacker, defender = request.attacker.model, request.defender.model
-    if attacker.out_of_combat():
-        raise RuleError(f"{attacker.name} est hors de combat (0 pv) : il ne peut pas attaquer")
+    attacker.refuse_if_unable()
     weapon, skill = attacker.weapon(request.weapon)
     critical = None
     if request.critical is not None:
         critical = lookup(request.critical, ATTACK_CRITICALS, "option de critique d'attaque")[0]
     defence = _defence_kind(request, defender)
-    if defender.out_of_combat():
+    if not defender.can_act():
         defence = "aucune"
     options = request.options
     return AttackPlan(
@@ -240,8 +242,11 @@ def roll_damage(plan: AttackPlan, attack: CheckResult, defence: CheckResult | No
 # ------------------------------------------------------------------ hit points and state
 
 
-def _state(current: int, kill: bool = False) -> str:
-    """D-001.30: at 0 pv hors de combat; death only when the MJ says so (`--opt mort=oui`)."""
+def _state_after(defender: Character, current: int, kill: bool) -> str:
+    """D-001.30: at 0 pv hors de combat; death only when the MJ says so (`--opt mort=oui`),
+    and kept on the sheet (`etat.mort`)."""
+    if defender.dead:
+        return DEAD
     if current > 0:
         return STANDING
     return DEAD if kill else DOWN
@@ -252,6 +257,18 @@ def _hp_change(doc: SheetDocument, defender: Character, hp: tuple[int, int], aft
     if defender.hit_points is not None:
         return SheetChange(doc, ("pv",), after, pool=True)
     return SheetChange(doc, ("pv",), {"max": hp[0], "actuels": after})  # A001.12 option
+
+
+def _state_notes(defender: Character, state: StateChange) -> list[Line]:
+    if state.after == state.before:
+        return []
+    if state.after == DOWN:
+        return [Line(f"{defender.name} tombe à 0 pv : hors de combat ; sa mort est la "
+                     "décision du MJ (--opt mort=oui)", "D-001.30")]
+    if state.after == DEAD:
+        return [Line(f"{defender.name} meurt : le MJ l'a décidé (noté sur la fiche, "
+                     "etat.mort)", "D-001.30")]
+    return []
 
 
 def wound(plan: AttackPlan, doc: SheetDocument, blow: Damage | None
@@ -265,15 +282,14 @@ def wound(plan: AttackPlan, doc: SheetDocument, blow: Damage | None
         return None, None, (), note
     before = hp[1]
     after = before if blow is None else max(0, before - blow.suffered)
-    state = StateChange(_state(before), _state(after, plan.kill and blow is not None))
-    notes: list[Line] = []
-    if state.after != state.before and state.after == DOWN:
-        notes.append(Line(f"{defender.name} tombe à 0 pv : hors de combat ; sa mort est la "
-                          "décision du MJ (--opt mort=oui)", "D-001.30"))
-    elif state.after == DEAD and state.before != DEAD:
-        notes.append(Line(f"{defender.name} meurt : le MJ l'a décidé", "D-001.30"))
-    changes = () if blow is None else (_hp_change(doc, defender, hp, after),)
-    return Health("pv", before, after, hp[0]), state, changes, notes
+    state = StateChange(defender.state(),
+                        _state_after(defender, after, plan.kill and blow is not None))
+    changes: tuple[SheetChange, ...] = ()
+    if blow is not None:
+        changes = (_hp_change(doc, defender, hp, after),)
+    if state.after == DEAD and not defender.dead:
+        changes += (SheetChange(doc, ("etat", "mort"), True),)
+    return Health("pv", before, after, hp[0]), state, changes, _state_notes(defender, state)
 
 
 # ------------------------------------------------------------------ critical options (notes)
@@ -298,8 +314,7 @@ def _attack_critical_notes(plan: AttackPlan, attack: CheckResult, hit: bool,
                           "position défensive ou rechargement", "A001.10"))
     elif plan.critical == "precision" and hit:
         zone = aimed or "au choix de l'attaquant"
-        face = attack.natural if isinstance(attack.natural, int) else 0
-        location = Location(face, zone, detail=(
+        location = Location(None, zone, detail=(
             Line(f"réussite critique ({attack.natural}) « Précision » : l'attaquant choisit "
                  "l'endroit de l'impact", "R001.18"),))
     elif plan.critical == "mj":
@@ -333,9 +348,9 @@ def _context_notes(plan: AttackPlan, request: AttackRequest[Character], attack: 
                    defence: CheckResult | None, hit: bool) -> list[Line]:
     """Notes on the exchange itself: states, a failed attack, a dodge against a critical."""
     notes: list[Line] = []
-    if plan.defender.out_of_combat():
-        notes.append(Line(f"{plan.defender.name} est hors de combat : aucune défense",
-                          "D-ALL.02"))
+    if not plan.defender.can_act():
+        word = STATE_WORDS[plan.defender.state()]
+        notes.append(Line(f"{plan.defender.name} est {word} : aucune défense", "D-ALL.02"))
     if attack.critical == "failure":
         notes.append(Line("échec critique : l'attaque échoue", "A001.08"))
     dodged = plan.defence == "esquive" and defence is not None and bool(defence.success)
@@ -388,6 +403,6 @@ def initiative(sheets: tuple[Loaded[Character], ...], source: DiceSource) -> Ord
     chars = [s.model for s in sheets]
     ranked = order([Entrant(c.name, c.characteristic("adresse")) for c in chars], INITIATIVE,
                    source)
-    down = tuple(Line(f"{c.name} est hors de combat : il ne joue pas", "D-ALL.02")
-                 for c in chars if c.out_of_combat())
+    down = tuple(Line(f"{c.name} est {STATE_WORDS[c.state()]} : il ne joue pas", "D-ALL.02")
+                 for c in chars if not c.can_act())
     return replace(ranked, notes=down) if down else ranked

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from jdr.core.results import Row, Section, SheetView
+from jdr.core.results import Line, Row, Section, SheetView
 from jdr.core.sheet import (
     InRange,
     Int,
@@ -31,8 +31,12 @@ from jdr.systems.maitrise.tables import (
     CHARACTERISTICS,
     CRITICAL_FAILURE_FACE,
     CRITICAL_SUCCESS_FACE,
+    DEAD,
+    DOWN,
     SKILL_MAX,
     SKILL_MIN,
+    STANDING,
+    STATE_WORDS,
     Rank,
     modifier,
     rank_bonus,
@@ -95,6 +99,14 @@ class Characteristics(BaseModel):
     constitution: CharacteristicValue
 
 
+class State(BaseModel):
+    """Kept by jdr: `mort` once the MJ decided that a character at 0 pv died (D-001.30)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    mort: bool = False
+
+
 class MaitriseSheet(BaseModel):
     """SHEETS.md, `maitrise`. Unknown keys are kept."""
 
@@ -115,6 +127,7 @@ class MaitriseSheet(BaseModel):
     faces_critiques: Annotated[dict[str, list[Face]], NormalizedKeys("faces_critiques")] = Field(
         default_factory=dict
     )
+    etat: State | None = None
 
 
 # ------------------------------------------------------------------ the character view
@@ -135,6 +148,7 @@ class Character:
     gold: int
     extra_faces: dict[str, tuple[int, ...]]
     config: MaitriseConfig = field(default=DEFAULT)
+    dead: bool = False  # D-001.30: the MJ's decision, kept in `etat.mort`
 
     # -- characteristics ---------------------------------------------------
 
@@ -214,8 +228,30 @@ class Character:
         )
 
     def out_of_combat(self) -> bool:
-        """D-001.30 / D-ALL.02: at 0 pv a character is hors de combat and cannot act."""
+        """D-001.30: at 0 pv a character is hors de combat."""
         return self.hit_points is not None and self.hit_points[1] <= 0
+
+    def state(self) -> str:
+        """D-001.30: `mort` when the MJ said so, `hors_de_combat` at 0 pv, else `debout`."""
+        if self.dead:
+            return DEAD
+        return DOWN if self.out_of_combat() else STANDING
+
+    def incapacity(self) -> Line | None:
+        """D-ALL.02: why this character cannot act (attack, defend, roll, spend an action)."""
+        state = self.state()
+        if state == STANDING:
+            return None
+        return Line(STATE_WORDS[state], "D-001.30, D-ALL.02")
+
+    def can_act(self) -> bool:
+        return self.state() == STANDING
+
+    def refuse_if_unable(self) -> None:
+        """The same French line the core prints (`core.actions`), for direct calls."""
+        why = self.incapacity()
+        if why is not None:
+            raise RuleError(f"{self.name} ne peut pas agir : {why.text} ({why.rule})")
 
     def max_hit_points(self) -> tuple[int, int] | None:
         """A001.12: the sheet's `pv`; Constitution only if the configuration says so."""
@@ -328,6 +364,7 @@ def load_character(doc: SheetDocument, config: MaitriseConfig = DEFAULT) -> Char
         gold=int(model.or_),
         extra_faces={k: tuple(int(f) for f in v) for k, v in model.faces_critiques.items()},
         config=config,
+        dead=model.etat is not None and model.etat.mort,
     )
 
 
@@ -374,8 +411,7 @@ def _combat_rows(char: Character) -> tuple[Row, ...]:
             "R001.22"),
         Row("hit_points", "Points de vie", None if hp is None else hp[1],
             "inconnus" if hp is None else f"{hp[1]}/{hp[0]}", "A001.12"),
-        Row("state", "État", "hors_de_combat" if char.out_of_combat() else "debout",
-            "hors de combat" if char.out_of_combat() else "debout", "D-001.30"),
+        Row("state", "État", char.state(), STATE_WORDS[char.state()], "D-001.30"),
         Row("initiative", "Initiative (Adresse)", char.characteristic("adresse"), "", "A001.25"),
     )
 
@@ -415,4 +451,5 @@ pv: {max: 10, actuels: 10}   # points de vie : aucune formule dans les règles, 
 xp: 0                        # points d'expérience non dépensés
 or: 0                        # pièces d'or, pour payer les professeurs
 faces_critiques: {}          # faces critiques gagnées à 20+ / 100+, ex. {epee: [19]} (jamais 1)
+# etat: {mort: true}         # écrit par jdr quand le MJ décide la mort d'un personnage à 0 pv
 """

@@ -7,10 +7,12 @@
 - `ATTACK_CRITICALS` / `DEFENCE_CRITICALS` : the options a critical success may take (R001.18,
   R001.19).
 
+- `STANDING` / `DOWN` / `DEAD` : the states of D-001.30 (death only by the MJ's decision).
+
 Not modelled, by the rules' own silence: combat techniques (R001.30, A001.22: GM content), the
-surprise contest's skills (A001.24: roll any two skills with `check --contre`), the truncated
-sentences (R001.31 / A001.13 on the modifier table, R001.20 / A001.08 on critical failure), the
-typos (A001.28).
+surprise contest's skills (A001.24: the MJ names them, `surprise.py`), the truncated sentences
+(R001.31 / A001.13 on the modifier table, R001.20 / A001.08 on critical failure), the typos
+(A001.28).
 """
 
 from __future__ import annotations
@@ -140,3 +142,12 @@ DEFENCES: dict[str, str] = {  # R001.15
 }
 
 DODGE = "esquive"  # R001.17: the name that rolls Adresse as a dodge
+
+# ------------------------------------------------------------------ states (D-001.30, D-ALL.02)
+
+STANDING, DOWN, DEAD = "debout", "hors_de_combat", "mort"
+STATE_WORDS: dict[str, str] = {  # how a state reads in French
+    STANDING: "debout",
+    DOWN: "hors de combat (0 pv)",
+    DEAD: "mort (décision du MJ)",
+}

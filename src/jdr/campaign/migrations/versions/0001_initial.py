@@ -17,6 +17,13 @@ depends_on = None
 
 
 def upgrade() -> None:
+    _campaigns()
+    _characters()
+    _encounters()
+    _journal()
+
+
+def _campaigns() -> None:
     op.create_table(
         "jdr_campaigns",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -25,6 +32,9 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("journal_seq", sa.Integer, nullable=False),
     )
+
+
+def _characters() -> None:
     op.create_table(
         "jdr_characters",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -40,6 +50,9 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("campaign_id", "key"),
     )
+
+
+def _encounters() -> None:
     op.create_table(
         "jdr_encounters",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -49,6 +62,9 @@ def upgrade() -> None:
         sa.Column("state", sa.JSON, nullable=False),
         sa.Column("version", sa.Integer, nullable=False),
     )
+
+
+def _journal() -> None:
     op.create_table(
         "jdr_journal",
         sa.Column("id", sa.Integer, primary_key=True),

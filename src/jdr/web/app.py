@@ -1,0 +1,57 @@
+"""`create_app(db_url, admin_token, loopback)`: the FastAPI application of the online table.
+
+Routes (every one but the first two needs `Authorization: Bearer JETON`):
+
+    GET    /api/sante                                  the server answers
+    POST   /api/tables                                 a table and its MJ's token (admin token
+                                                       required unless bound to loopback)
+    POST   /api/tables/{id}/invitations                (MJ) a joueur or spectateur: token + link
+    GET    /api/tables/{id}/membres                    (MJ)
+    DELETE /api/tables/{id}/membres/{membre}           (MJ) revoke a token
+    POST   /api/tables/{id}/personnages                import a sheet (YAML)
+    GET    /api/tables/{id}/personnages                the characters the caller may read
+    GET    /api/tables/{id}/personnages/{nom}          sheet view + version (?format=yaml)
+    PUT    /api/tables/{id}/personnages/{nom}          replace a sheet (with the version read)
+    POST   /api/tables/{id}/actions                    an action, as the CLI runs it
+    POST   /api/tables/{id}/annuler                    (MJ) undo the last action
+    GET    /api/tables/{id}/journal?depuis=N           the entries the caller may see
+    WS     /api/tables/{id}/direct?token=…&depuis=N    the same, live
+
+The OpenAPI schema is at `/api/openapi.json`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from jdr.web import characters, errors, live, play, tables
+from jdr.web.errors import FrenchJSON
+from jdr.web.state import Server
+
+
+def create_app(db_url: str, admin_token: str | None, loopback: bool) -> FastAPI:
+    """The application on the database `db_url` (a SQLite file path or a PostgreSQL URL)."""
+    server = Server(db_url, admin_token, loopback)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await server.hubs.stop()
+            server.dispose()
+
+    app = FastAPI(title="jdr — table en ligne", version="1", openapi_url="/api/openapi.json",
+                  docs_url=None, redoc_url=None, lifespan=lifespan,
+                  default_response_class=FrenchJSON)
+    app.state.server = server
+    errors.install(app)
+    app.add_middleware(errors.BodyLimit)
+    app.include_router(tables.router)
+    app.include_router(characters.router)
+    app.include_router(play.router)
+    app.add_api_websocket_route("/api/tables/{id}/direct", live.direct)
+    return app

@@ -1,0 +1,56 @@
+"""PostgreSQL `LISTEN jdr_journal`: one connection per process wakes the local hubs.
+
+Every journal commit made through the server sends `NOTIFY jdr_journal, '<table>:<seq>'` in its
+own transaction (delivered at commit). This process's listener wakes the hub of that table, which
+reads the new entries from the database. When the connection drops, the listener reconnects every
+second and, once listening again, wakes every hub (whatever was committed meanwhile is read).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from jdr.web.state import CHANNEL
+
+if TYPE_CHECKING:
+    from jdr.web.live import Hubs
+
+LOG = logging.getLogger("jdr.web")
+
+
+def conninfo(target: str) -> str:
+    """libpq connection string of a SQLAlchemy URL (`postgresql+psycopg://…?options=…`)."""
+    from psycopg.conninfo import make_conninfo
+    from sqlalchemy.engine import make_url
+
+    from jdr.campaign.db import split_target
+
+    url = make_url(split_target(target)[0])
+    params: dict[str, str] = {k: v for k, v in url.query.items() if isinstance(v, str)}
+    for key, value in (("host", url.host), ("port", url.port), ("dbname", url.database),
+                       ("user", url.username), ("password", url.password)):
+        if value is not None:
+            params[key] = str(value)
+    return make_conninfo("", **params)
+
+
+async def listen(hubs: Hubs) -> None:
+    """Run until cancelled: listen, wake, reconnect after any failure."""
+    import psycopg
+
+    info = conninfo(hubs.server.target)
+    while True:
+        try:
+            conn = await psycopg.AsyncConnection.connect(info, autocommit=True)
+            async with conn:
+                await conn.execute(f"LISTEN {CHANNEL}")
+                hubs.wake_all()
+                async for note in conn.notifies():
+                    hubs.on_notify(note.payload)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            LOG.warning("écoute PostgreSQL interrompue (%s) : nouvel essai dans 1 s", type(exc).__name__)
+        await asyncio.sleep(1)

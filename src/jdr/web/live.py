@@ -1,0 +1,348 @@
+"""The live channel: `WS /api/tables/{id}/direct?token=…&depuis=N`.
+
+One `Hub` per table and per process holds the connected members. After a journal commit the hub
+is woken (locally at once; by PostgreSQL `LISTEN jdr_journal` from any process; by a safety poll
+every few seconds otherwise), reads the new entries from the database ONCE, and hands each one to
+the members who may see it. The payload of a notification is only `<table>:<seq>`: an entry's
+content never leaves the database except towards a member allowed to see it.
+
+No gap, no duplicate: a member is registered in the hub before its backlog (`depuis`) is read; an
+entry committed after that read is necessarily fetched by the hub later; the sender skips every
+seq it has already passed. A client that reconnects with `depuis` = the last seq it saw misses
+nothing. On SQLite, one process is the documented limit (a second process sees the other's
+entries only through the safety poll).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket
+
+from jdr.web.auth import Caller
+from jdr.web.errors import ApiError
+
+if TYPE_CHECKING:
+    from jdr.campaign.store import Campaign, Entry
+    from jdr.web.state import Server
+
+LOG = logging.getLogger("jdr.web")
+POLL_SECONDS = 2.0
+MAX_QUEUE = 2000
+PAGE = 500
+Item = tuple[int, str] | None
+
+
+def entry_text(entry: Entry) -> str:
+    return json.dumps(entry.to_json(), ensure_ascii=False)
+
+
+# ------------------------------------------------------------------ reading the database
+
+
+def owners(tx: Any, entries: list[Entry]) -> list[tuple[Entry, str | None]]:
+    """Each entry with whose private entry it is (an undo of a private entry is the roller's)."""
+    out = []
+    for entry in entries:
+        owner = entry.author
+        if entry.undoes is not None and entry.visibility == "prive":
+            row = tx.entry_row(entry.undoes)
+            owner = row.author if row is not None else None
+        out.append((entry, owner))
+    return out
+
+
+def read_entries(campaign: Campaign, since: int, limit: int = PAGE) -> list[tuple[Entry, str | None]]:
+    with campaign.reading() as tx:
+        return owners(tx, tx.entries(since=since, limit=limit))
+
+
+def read_seq(campaign: Campaign) -> int:
+    from sqlalchemy import select
+
+    from jdr.campaign.schema import CampaignRow
+
+    with campaign.reading() as tx:
+        seq = tx.session.scalar(select(CampaignRow.journal_seq).where(CampaignRow.id == campaign.id))
+    return int(seq or 0)
+
+
+@dataclass
+class Batch:
+    entries: list[tuple[Entry, str | None]]
+    revoked: set[int]
+
+
+def read_batch(campaign: Campaign, since: int) -> Batch:
+    """Every entry after `since`, and the members revoked since (they get nothing more)."""
+    from sqlalchemy import select
+
+    from jdr.campaign.members import MemberRow
+
+    out: list[tuple[Entry, str | None]] = []
+    with campaign.reading() as tx:
+        while True:
+            page = owners(tx, tx.entries(since=since, limit=PAGE))
+            out += page
+            if len(page) < PAGE:
+                break
+            since = page[-1][0].seq
+        revoked = set(tx.session.scalars(select(MemberRow.id).where(
+            MemberRow.campaign_id == campaign.id, MemberRow.revoked.is_(True))))
+    return Batch(out, revoked)
+
+
+# ------------------------------------------------------------------ hubs
+
+
+@dataclass(eq=False)
+class Subscriber:
+    caller: Caller
+    queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
+    closing: tuple[int, str] | None = None
+
+    def push(self, seq: int, text: str) -> None:
+        if self.closing is not None:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close(1013, "trop de retard : reconnectez-vous avec depuis")
+            return
+        self.queue.put_nowait((seq, text))
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closing is None:
+            self.closing = (code, reason)
+            self.queue.put_nowait(None)
+
+
+class Hub:
+    """The connected members of one table, in this process."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self.subs: set[Subscriber] = set()
+        self.last = 0
+        self.ready = asyncio.Event()
+        self.dirty = False
+        self.task: asyncio.Task[None] | None = None
+        self.init_task = asyncio.create_task(self._start())
+
+    async def _start(self) -> None:
+        while True:
+            try:
+                self.last = await run_in_threadpool(read_seq, self.campaign)
+                break
+            except Exception as exc:
+                LOG.warning("table %s : lecture du journal impossible (%s)", self.campaign.id,
+                            type(exc).__name__)
+                await asyncio.sleep(1)
+        self.ready.set()
+        if self.dirty:
+            self.wake()
+
+    def wake(self) -> None:
+        self.dirty = True
+        if self.ready.is_set() and (self.task is None or self.task.done()):
+            self.task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        while self.dirty and self.subs:
+            self.dirty = False
+            try:
+                batch = await run_in_threadpool(read_batch, self.campaign, self.last)
+            except Exception as exc:  # the safety poll will try again
+                LOG.warning("table %s : lecture du journal impossible (%s)", self.campaign.id,
+                            type(exc).__name__)
+                return
+            self._deliver(batch)
+
+    def _deliver(self, batch: Batch) -> None:
+        for sub in list(self.subs):
+            if sub.caller.member_id in batch.revoked:
+                sub.close(4401, "jeton révoqué")
+        for entry, owner in batch.entries:
+            if entry.seq <= self.last:
+                continue
+            self.last = entry.seq
+            text: str | None = None
+            for sub in self.subs:
+                if sub.caller.may_see(entry.visibility, owner):
+                    text = text or entry_text(entry)
+                    sub.push(entry.seq, text)
+
+
+class Hubs:
+    """Every hub of this process, the PostgreSQL listener and the safety poll."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.hubs: dict[int, Hub] = {}
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def wake(self, table_id: int) -> None:
+        hub = self.hubs.get(table_id)
+        if hub is not None:
+            hub.wake()
+
+    def wake_all(self) -> None:
+        for hub in list(self.hubs.values()):
+            hub.wake()
+
+    def on_notify(self, payload: str) -> None:
+        head = payload.partition(":")[0]
+        if head.isdigit() and len(head) < 12:
+            self.wake(int(head))
+
+    def kick(self, table_id: int, member_id: int) -> None:
+        hub = self.hubs.get(table_id)
+        for sub in list(hub.subs if hub is not None else ()):
+            if sub.caller.member_id == member_id:
+                sub.close(4401, "jeton révoqué")
+
+    async def subscribe(self, caller: Caller) -> tuple[Hub, Subscriber]:
+        self._start()
+        table_id = caller.campaign.id
+        hub = self.hubs.get(table_id)
+        if hub is None:
+            hub = self.hubs[table_id] = Hub(caller.campaign)
+        sub = Subscriber(caller)
+        hub.subs.add(sub)
+        try:
+            await asyncio.wait_for(hub.ready.wait(), timeout=30)
+        except TimeoutError:
+            self.unsubscribe(hub, sub)
+            raise ApiError(503, "base de données injoignable") from None
+        return hub, sub
+
+    def unsubscribe(self, hub: Hub, sub: Subscriber) -> None:
+        hub.subs.discard(sub)
+        if not hub.subs and self.hubs.get(hub.campaign.id) is hub:
+            del self.hubs[hub.campaign.id]
+
+    def _start(self) -> None:
+        if self.tasks:
+            return
+        self.tasks.append(asyncio.create_task(self._poll()))
+        if self.server.postgres:
+            from jdr.web.listen import listen
+
+            self.tasks.append(asyncio.create_task(listen(self)))
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            self.wake_all()
+
+    async def stop(self) -> None:
+        tasks, self.tasks = self.tasks, []
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+# ------------------------------------------------------------------ the WebSocket route
+
+
+async def direct(websocket: WebSocket) -> None:
+    """`WS /api/tables/{id}/direct?token=…&depuis=N`: backlog after N, then each new entry."""
+    server: Server = websocket.app.state.server
+    await websocket.accept()
+    try:
+        caller, since = await _open(server, websocket)
+        hub, sub = await server.hubs.subscribe(caller)
+    except ApiError as exc:
+        await _refuse(websocket, exc)
+        return
+    try:
+        sent = await _backlog(websocket, caller, since)
+        await _live(websocket, sub, sent)
+    except Exception as exc:  # a client gone mid-send, the database gone: close quietly
+        LOG.info("canal direct fermé (%s)", type(exc).__name__)
+    finally:
+        server.hubs.unsubscribe(hub, sub)
+
+
+async def _open(server: Server, websocket: WebSocket) -> tuple[Caller, int | None]:
+    from jdr.errors import JdrError
+    from jdr.web.errors import from_jdr
+
+    raw_id = str(websocket.path_params.get("id", ""))
+    if not (raw_id.isascii() and raw_id.isdigit()) or len(raw_id) > 9:
+        raise ApiError(404, "table introuvable")
+    raw_since = websocket.query_params.get("depuis")
+    since: int | None = None
+    if raw_since is not None:
+        if not (raw_since.isascii() and raw_since.isdigit()) or len(raw_since) > 9:
+            raise ApiError(400, "depuis : nombre entier positif attendu")
+        since = int(raw_since)
+    try:
+        caller = await run_in_threadpool(server.authenticate, websocket.query_params.get("token"),
+                                         int(raw_id))
+    except JdrError as exc:
+        raise from_jdr(exc) from None
+    return caller, since
+
+
+CLOSE_CODES = {400: 4400, 401: 4401, 403: 4403, 404: 4404}
+
+
+async def _refuse(websocket: WebSocket, exc: ApiError) -> None:
+    try:
+        await websocket.send_text(json.dumps({"error": exc.message}, ensure_ascii=False))
+        await websocket.close(code=CLOSE_CODES.get(exc.status, 1011), reason=str(exc.status))
+    except Exception as error:  # the client left first
+        LOG.info("canal direct refusé puis fermé (%s)", type(error).__name__)
+
+
+async def _backlog(websocket: WebSocket, caller: Caller, since: int | None) -> int:
+    """Send what the caller may see after `since`; the last seq passed."""
+    if since is None:
+        return await run_in_threadpool(read_seq, caller.campaign)
+    while True:
+        page = await run_in_threadpool(read_entries, caller.campaign, since)
+        for entry, owner in page:
+            if caller.may_see(entry.visibility, owner):
+                await websocket.send_text(entry_text(entry))
+            since = entry.seq
+        if len(page) < PAGE:
+            return since
+
+
+async def _live(websocket: WebSocket, sub: Subscriber, sent: int) -> None:
+    receiver = asyncio.create_task(_drain(websocket))
+    sender = asyncio.create_task(_send(websocket, sub, sent))
+    done, pending = await asyncio.wait({receiver, sender}, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            LOG.info("canal direct : %s", type(task.exception()).__name__)
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and ignore) what the client sends, until it leaves."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+
+
+async def _send(websocket: WebSocket, sub: Subscriber, sent: int) -> None:
+    while True:
+        item = await sub.queue.get()
+        if item is None:
+            code, reason = sub.closing or (1000, "")
+            await websocket.send_text(json.dumps({"error": reason}, ensure_ascii=False))
+            await websocket.close(code=code, reason=reason)
+            return
+        seq, text = item
+        if seq <= sent:
+            continue
+        await websocket.send_text(text)
+        sent = seq

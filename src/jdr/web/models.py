@@ -1,0 +1,74 @@
+"""The JSON bodies the API accepts (French field names, unknown fields refused)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+
+MAX_ID = 2**31 - 1
+MAX_YAML = 60_000
+MAX_DEPTH = 20
+
+
+def _clean_text(value: Any, depth: int = 0) -> None:
+    """No NUL character and no lone UTF-16 surrogate anywhere (no database stores them)."""
+    if depth > MAX_DEPTH:
+        raise ValueError("structure trop imbriquée")
+    if isinstance(value, str):
+        if "\x00" in value or any("\ud800" <= c <= "\udfff" for c in value):
+            raise ValueError("texte invalide (caractère nul ou demi-caractère UTF-16)")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _clean_text(key, depth + 1)
+            _clean_text(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _clean_text(item, depth + 1)
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_bad_text(cls, data: Any) -> Any:
+        _clean_text(data)
+        return data
+
+
+class NewTable(Body):
+    nom: str = Field(min_length=1, max_length=200, description="Nom de la table (de la campagne).")
+    systeme: str = Field(min_length=1, max_length=40,
+                         description="Système de jeu : cydonia, maitrise, dd35, cyd ou felins.")
+
+
+class Invitation(Body):
+    role: Literal["joueur", "spectateur"] = Field(description="Rôle de la personne invitée.")
+    nom: str = Field(min_length=1, max_length=200, description="Nom de la personne à la table.")
+
+
+class NewCharacter(Body):
+    yaml: str = Field(min_length=1, max_length=MAX_YAML, description="La fiche, en YAML.")
+    joueur: str | None = Field(default=None, min_length=1, max_length=200,
+                               description="Joueur à qui la confier (MJ seulement).")
+
+
+class CharacterUpdate(Body):
+    yaml: str = Field(min_length=1, max_length=MAX_YAML, description="La fiche entière, en YAML.")
+    version: int = Field(ge=1, le=MAX_ID, description="La version lue (sinon 409).")
+    joueur: str | None = Field(default=None, min_length=1, max_length=200,
+                               description="La confier à ce joueur (MJ seulement).")
+
+
+class Action(Body):
+    type: str = Field(min_length=1, max_length=40,
+                      description="roll, check, odds, attack, xp, initiative, duel, session, show, regle")
+    params: dict[str, Any] = Field(default_factory=dict,
+                                   description="Arguments de la commande par leurs noms français.")
+    visibilite: Literal["public", "mj", "prive"] = Field(
+        default="public", description="public ; mj (jet secret) ; prive (l'auteur et le MJ).")
+    des: list[StrictInt] | None = Field(default=None, min_length=1, max_length=1000,
+                                        description="Faces lancées à la main, dans l'ordre des règles.")
+    graine: int | None = Field(default=None, ge=0, le=999_999_999,
+                               description="Graine (MJ seulement) : jets reproductibles.")

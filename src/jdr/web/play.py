@@ -1,0 +1,130 @@
+"""Playing at the table: actions (exactly as the CLI, through `core.actions`), undo, the journal.
+
+An action runs in one campaign transaction: `execute` with a `CampaignWorkspace`, then `commit`
+(sheets and journal entry together), then `NOTIFY` (PostgreSQL) before the commit of the
+transaction; the local hub is woken once it is committed. Odds, sheet views and `regle` with
+`chances` change nothing and are not journaled: the answer is the result alone (`seq` null).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from starlette.concurrency import run_in_threadpool
+
+from jdr.web.auth import Caller
+from jdr.web.characters import find, readable
+from jdr.web.deps import CallerDep, ServerDep
+from jdr.web.errors import ApiError
+from jdr.web.live import PAGE, owners
+from jdr.web.models import MAX_ID, Action
+from jdr.web.state import Server
+
+router = APIRouter(prefix="/api/tables/{id}", tags=["jeu"])
+MAX_JOURNAL = 1000
+READ_ONLY = ("odds", "show")
+
+
+def dice_source(body: Action) -> Any:
+    """`des` (faces rolled by hand) wins over `graine`, as on the command line."""
+    from jdr.dice.source import make_source
+
+    if body.des is not None:
+        return make_source(None, ",".join(str(face) for face in body.des))
+    return make_source(body.graine)
+
+
+def check_rights(caller: Caller, tx: Any, body: Action) -> None:
+    """A spectateur never acts; a joueur acts only as its own characters, never in secret."""
+    from jdr.core.actions import check_params, refs_of
+
+    caller.require_player()
+    if caller.is_mj:
+        return
+    if body.visibilite == "mj":
+        raise ApiError(403, "seul le MJ fait des jets secrets (visibilite « mj »)")
+    if body.graine is not None:
+        raise ApiError(403, "seul le MJ fixe la graine des dés")
+    check_params(body.type, body.params)
+    refs = refs_of(body.type, body.params)
+    acting = refs if body.type == "session" else refs[:1]
+    for ref in acting:
+        readable(caller, find(tx, ref))
+
+
+def _unjournaled(done: Any) -> dict[str, Any]:
+    rec = done.rec
+    return {"seq": None, "actor": rec.actor, "action": rec.action, "params": rec.params,
+            "dice": rec.dice, "result": rec.result, "text": rec.text, "forum": rec.forum,
+            "changes": [], "visibility": rec.visibility, "author": rec.author}
+
+
+def run_action(server: Server, caller: Caller, body: Action) -> dict[str, Any]:
+    from jdr.campaign.workspace import CampaignWorkspace
+    from jdr.core.actions import commit, execute
+
+    campaign = caller.campaign
+    source = dice_source(body)
+    context = campaign.reading() if body.type in READ_ONLY else campaign.transaction()
+    with context as tx:
+        check_rights(caller, tx, body)
+        ws = CampaignWorkspace(tx)
+        done = execute(ws, body.type, body.params, source, actor=caller.name if body.type == "roll"
+                       else None, visibility=body.visibilite, author=caller.name,
+                       system=campaign.system)
+        if not done.journal:
+            return _unjournaled(done)
+        seq = commit(ws, done)
+        assert seq is not None
+        server.notify(tx, seq)
+        (entry,) = tx.entries(since=seq - 1, limit=1)
+        return entry.to_json()
+
+
+@router.post("/actions", summary="Une action (roll, check, odds, attack, xp, …) comme en ligne de commande")
+async def act(body: Action, caller: CallerDep, server: ServerDep) -> dict[str, Any]:
+    answer = await run_in_threadpool(run_action, server, caller, body)
+    if answer["seq"] is not None:
+        server.hubs.wake(caller.campaign.id)
+    return answer
+
+
+def run_undo(server: Server, caller: Caller) -> dict[str, Any]:
+    from jdr.campaign.journal import undo
+    from jdr.errors import RuleError
+
+    caller.require_mj()
+    with caller.campaign.transaction() as tx:
+        try:
+            entry = undo(tx, caller.name)
+        except RuleError as exc:
+            raise ApiError(409, exc.message) from None
+        server.notify(tx, entry.seq)
+        return entry.to_json()
+
+
+@router.post("/annuler", summary="Annule la dernière action (MJ)")
+async def cancel(caller: CallerDep, server: ServerDep) -> dict[str, Any]:
+    answer = await run_in_threadpool(run_undo, server, caller)
+    server.hubs.wake(caller.campaign.id)
+    return answer
+
+
+Since = Annotated[int, Query(ge=0, le=MAX_ID, description="Entrées après ce numéro.")]
+
+
+@router.get("/journal", summary="Les entrées du journal que l'appelant peut voir, dans l'ordre")
+def journal(caller: CallerDep, depuis: Since = 0) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    with caller.campaign.reading() as tx:
+        while len(out) < MAX_JOURNAL:
+            page = owners(tx, tx.entries(since=depuis, limit=PAGE))
+            for entry, owner in page:
+                if caller.may_see(entry.visibility, owner) and len(out) < MAX_JOURNAL:
+                    out.append(entry.to_json())
+            if len(page) < PAGE:
+                break
+            depuis = page[-1][0].seq
+    return out
+

@@ -1,0 +1,185 @@
+"""The server's state: one database (SQLite file or PostgreSQL URL) holding many tables.
+
+A table is a campaign of `jdr.campaign`; its people are rows of `jdr_members`. `Server` opens the
+engine once (migrating the schema), authenticates tokens, creates tables and invitations, and
+after each journal commit sends `NOTIFY jdr_journal, '<table>:<seq>'` (PostgreSQL) in the same
+transaction, so that every process's live channels wake up once it is committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from jdr.web.auth import JOUEUR, MJ, SPECTATEUR, Caller, check_name, member_json, new_token, now, token_hash
+from jdr.web.errors import ApiError
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from jdr.campaign.store import Campaign, Tx
+    from jdr.web.live import Hubs
+
+CHANNEL = "jdr_journal"
+
+
+class Server:
+    """Everything the routes share: the engine, the tables met so far, the live hubs."""
+
+    def __init__(self, db: str, admin_token: str | None, loopback: bool) -> None:
+        from jdr.campaign.db import engine_for, is_url, migrate, translated_errors
+
+        self.target = db
+        self.admin_token = admin_token
+        self.loopback = loopback
+        with translated_errors():
+            self.engine = engine_for(db, must_exist=False)
+            migrate(self.engine)
+        self.postgres = is_url(db) and db.startswith("postgresql")
+        self._campaigns: dict[int, Campaign] = {}
+        from jdr.web.live import Hubs
+
+        self.hubs: Hubs = Hubs(self)
+
+    # -- database ------------------------------------------------------------------------
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """One short transaction outside any campaign lock (members, table list)."""
+        from sqlalchemy.orm import Session
+
+        from jdr.campaign.db import translated_errors
+
+        with translated_errors(), Session(self.engine, expire_on_commit=False) as session, \
+                session.begin():
+            yield session
+
+    def campaign(self, table_id: int, session: Session | None = None) -> Campaign:
+        """The campaign of a table (404 when there is none)."""
+        found = self._campaigns.get(table_id)
+        if found is not None:
+            return found
+        from jdr.campaign.schema import CampaignRow
+        from jdr.campaign.store import Campaign
+
+        if session is None:
+            with self.session() as own:
+                row = own.get(CampaignRow, table_id)
+                data = (row.name, row.system) if row is not None else None
+        else:
+            row = session.get(CampaignRow, table_id)
+            data = (row.name, row.system) if row is not None else None
+        if data is None:
+            raise ApiError(404, "table introuvable")
+        campaign = Campaign(self.engine, table_id, data[0], data[1], self.target)
+        self._campaigns[table_id] = campaign
+        return campaign
+
+    def notify(self, tx: Tx, seq: int) -> None:
+        """Tell every process (PostgreSQL) that entry `seq` exists, once committed."""
+        if not self.postgres:
+            return
+        from sqlalchemy import text
+
+        tx.session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                           {"channel": CHANNEL, "payload": f"{tx.campaign.id}:{seq}"})
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # -- people ------------------------------------------------------------------------------
+
+    def authenticate(self, token: str | None, table_id: int) -> Caller:
+        """The member behind a token, for this table; 401 or 404 otherwise."""
+        from sqlalchemy import select
+
+        from jdr.campaign.members import MemberRow
+
+        if not token:
+            raise ApiError(401, "jeton manquant : en-tête « Authorization: Bearer JETON »")
+        if len(token) > 200:
+            raise ApiError(401, "jeton inconnu ou révoqué")
+        with self.session() as session:
+            row = session.scalar(select(MemberRow).where(MemberRow.token_hash == token_hash(token)))
+            if row is None or row.revoked:
+                raise ApiError(401, "jeton inconnu ou révoqué")
+            if row.campaign_id != table_id:
+                raise ApiError(404, "table introuvable")
+            campaign = self.campaign(table_id, session)
+            return Caller(row.id, row.name, row.role, campaign)
+
+    def create_table(self, name: str, system_id: str) -> dict[str, Any]:
+        """A new campaign and its MJ; the MJ's token is in the answer, and nowhere else."""
+        from jdr.campaign.store import Campaign
+
+        clean = check_name(name, "nom de table")
+        created = Campaign.create(self.target, clean, system_id)
+        created.dispose()
+        token, member = self._add_member(created.id, MJ, MJ.upper())
+        return {"id": created.id, "nom": created.name, "systeme": created.system_id, "jeton": token,
+                "membre": member}
+
+    def invite(self, caller: Caller, role: str, name: str) -> tuple[str, dict[str, Any]]:
+        caller.require_mj()
+        if role not in (JOUEUR, SPECTATEUR):
+            raise ApiError(422, "rôle invalide (permis : joueur, spectateur)")
+        return self._add_member(caller.campaign.id, role, check_name(name, "nom de membre"))
+
+    def _add_member(self, campaign_id: int, role: str, name: str) -> tuple[str, dict[str, Any]]:
+        from sqlalchemy import select
+
+        from jdr.campaign.members import MemberRow
+        from jdr.names import normalize
+
+        token, digest = new_token()
+        with self.session() as session:
+            others = session.scalars(select(MemberRow).where(
+                MemberRow.campaign_id == campaign_id, MemberRow.revoked.is_(False)))
+            if any(normalize(o.name) == normalize(name) for o in others):
+                raise ApiError(409, f"un membre de cette table s'appelle déjà « {name} »")
+            row = MemberRow(campaign_id=campaign_id, name=name, role=role, token_hash=digest,
+                            created_at=now(), revoked=False)
+            session.add(row)
+            session.flush()
+            return token, member_json(row)
+
+    def members(self, caller: Caller) -> list[dict[str, Any]]:
+        from sqlalchemy import select
+
+        from jdr.campaign.members import MemberRow
+
+        caller.require_mj()
+        with self.session() as session:
+            rows = session.scalars(select(MemberRow).where(
+                MemberRow.campaign_id == caller.campaign.id).order_by(MemberRow.id))
+            return [member_json(r) for r in rows]
+
+    def player_exists(self, campaign_id: int, name: str) -> str:
+        """The exact name of an active joueur of the table (422 when there is none)."""
+        from sqlalchemy import select
+
+        from jdr.campaign.members import MemberRow
+        from jdr.names import normalize
+
+        with self.session() as session:
+            rows = session.scalars(select(MemberRow).where(
+                MemberRow.campaign_id == campaign_id, MemberRow.revoked.is_(False),
+                MemberRow.role == JOUEUR))
+            for row in rows:
+                if normalize(row.name) == normalize(name):
+                    return row.name
+        raise ApiError(422, f"aucun joueur « {name[:60]} » à cette table (invitez-le d'abord)")
+
+    def revoke(self, caller: Caller, member_id: int) -> dict[str, Any]:
+        from jdr.campaign.members import MemberRow
+
+        caller.require_mj()
+        with self.session() as session:
+            row = session.get(MemberRow, member_id)
+            if row is None or row.campaign_id != caller.campaign.id:
+                raise ApiError(404, "membre introuvable")
+            if row.id == caller.member_id:
+                raise ApiError(409, "le MJ ne peut pas révoquer son propre jeton")
+            row.revoked = True
+            return member_json(row)

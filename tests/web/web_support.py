@@ -1,0 +1,220 @@
+"""Helpers of the web tests: the app in process (httpx ASGI transport), a real server (uvicorn in a
+subprocess on a free loopback port), tables, invitations, WebSocket reading."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from conftest import ELFE_YAML, NAIN_YAML
+from jdr.web.app import create_app
+
+GOBELIN_YAML = """\
+systeme: cydonia
+nom: Gobelin
+caracteristiques: {physique: 3, agilite: 5, dexterite: 4, sensoriel: 4, courage: 2, charisme: 1,
+  mental: 2, chance: 3}
+competences: {petite_lame: 3, esquive: 4}
+pv: 12
+"""
+
+__all__ = ["ELFE_YAML", "GOBELIN_YAML", "NAIN_YAML"]
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def sheet(name: str, base: str = GOBELIN_YAML) -> str:
+    """Another valid sheet, named `name`."""
+    return base.replace("nom: Gobelin", f"nom: {name}")
+
+
+@asynccontextmanager
+async def in_process(db: str, admin: str | None = None, loopback: bool = True
+                     ) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(db, admin, loopback)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://jdr.test") as client:
+        yield client
+    app.state.server.dispose()
+
+
+@dataclass
+class Table:
+    id: int
+    mj: str
+
+
+async def make_table(client: httpx.AsyncClient, nom: str = "La Marche", systeme: str = "cydonia",
+                     admin: str | None = None) -> Table:
+    r = await client.post("/api/tables", json={"nom": nom, "systeme": systeme}, headers=bearer(admin))
+    assert r.status_code == 201, r.text
+    return Table(r.json()["id"], r.json()["jeton"])
+
+
+async def invite(client: httpx.AsyncClient, table: Table, role: str, nom: str) -> tuple[str, int]:
+    r = await client.post(f"/api/tables/{table.id}/invitations", json={"role": role, "nom": nom},
+                          headers=bearer(table.mj))
+    assert r.status_code == 201, r.text
+    return r.json()["jeton"], r.json()["membre"]["id"]
+
+
+async def add_character(client: httpx.AsyncClient, table: Table, token: str, yaml: str,
+                        joueur: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"yaml": yaml}
+    if joueur:
+        body["joueur"] = joueur
+    r = await client.post(f"/api/tables/{table.id}/personnages", json=body, headers=bearer(token))
+    assert r.status_code == 201, r.text
+    result: dict[str, Any] = r.json()
+    return result
+
+
+async def roll(client: httpx.AsyncClient, table: Table, token: str, visibilite: str = "public",
+               expression: str = "1d6") -> dict[str, Any]:
+    r = await client.post(f"/api/tables/{table.id}/actions", headers=bearer(token), json={
+        "type": "roll", "params": {"expression": expression}, "visibilite": visibilite})
+    assert r.status_code == 200, r.text
+    result: dict[str, Any] = r.json()
+    return result
+
+
+# ------------------------------------------------------------------ a table with everyone
+
+ROLES = ("mj", "proprio", "autre", "spectateur", "revoque", "sans", "etranger")
+ENTRIES = ("public", "secret_mj", "prive_mj", "prive_proprio", "prive_autre")
+# Which entries each role sees (by any route: journal here, live channel in test_live.py).
+SEES = {
+    "mj": set(ENTRIES),
+    "proprio": {"public", "prive_proprio"},
+    "autre": {"public", "prive_autre"},
+    "spectateur": {"public"},
+}
+
+
+@dataclass
+class World:
+    client: httpx.AsyncClient
+    table: Table
+    tokens: dict[str, str | None]
+    seqs: dict[str, int]
+    journaled: int = 0
+    counter: dict[str, int] = field(default_factory=dict)
+
+    def unique(self, prefix: str) -> str:
+        self.counter[prefix] = self.counter.get(prefix, 0) + 1
+        return f"{prefix} {self.counter[prefix]}"
+
+
+async def build(client: httpx.AsyncClient) -> World:
+    table = await make_table(client)
+    other = await make_table(client, "Autre table", "dd35")
+    lise, _ = await invite(client, table, "joueur", "Lise")
+    paul, _ = await invite(client, table, "joueur", "Paul")
+    sam, _ = await invite(client, table, "spectateur", "Sam")
+    remi, remi_id = await invite(client, table, "joueur", "Rémi")
+    await add_character(client, table, lise, NAIN_YAML)
+    await add_character(client, table, paul, ELFE_YAML)
+    await add_character(client, table, table.mj, GOBELIN_YAML)
+    await add_character(client, table, table.mj, sheet("Orc Rémi"), joueur="Rémi")
+    r = await client.delete(f"/api/tables/{table.id}/membres/{remi_id}", headers=bearer(table.mj))
+    assert r.status_code == 200
+    seqs = {
+        "public": (await roll(client, table, table.mj))["seq"],
+        "secret_mj": (await roll(client, table, table.mj, "mj"))["seq"],
+        "prive_mj": (await roll(client, table, table.mj, "prive"))["seq"],
+        "prive_proprio": (await roll(client, table, lise, "prive"))["seq"],
+        "prive_autre": (await roll(client, table, paul, "prive"))["seq"],
+    }
+    tokens: dict[str, str | None] = {"mj": table.mj, "proprio": lise, "autre": paul, "spectateur": sam,
+                                     "revoque": remi, "sans": None, "etranger": other.mj}
+    return World(client, table, tokens, seqs, journaled=len(seqs))
+
+
+# ------------------------------------------------------------------ a real server
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Live:
+    url: str
+    ws: str
+    process: subprocess.Popen[str]
+
+
+@contextmanager
+def live_server(db: str, admin: str | None = None) -> Iterator[Live]:
+    """`python -m jdr.web.serve` on a free loopback port, until the block ends."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
+    if admin:
+        env["JDR_ADMIN_TOKEN"] = admin
+    process = subprocess.Popen([sys.executable, "-m", "jdr.web.serve", "--db", db, "--port", str(port)],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_up(url, process)
+        yield Live(url, f"ws://127.0.0.1:{port}", process)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+
+
+def _wait_up(url: str, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            out = process.stdout.read() if process.stdout else ""
+            raise AssertionError(f"le serveur s'est arrêté ({process.returncode}) : {out}")
+        try:
+            if httpx.get(f"{url}/api/sante", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("le serveur ne répond pas")
+
+
+async def receive_until(ws: Any, seq: int, timeout: float = 10) -> list[dict[str, Any]]:
+    """Every message until the entry `seq` (included) arrives."""
+    got: list[dict[str, Any]] = []
+    async with asyncio.timeout(timeout):
+        while not got or got[-1].get("seq") != seq:
+            got.append(json.loads(await ws.recv()))
+            assert "error" not in got[-1], got[-1]
+            assert got[-1]["seq"] <= seq, got
+    return got
+
+
+async def receive_for(ws: Any, seconds: float) -> list[dict[str, Any]]:
+    """Every message arriving within `seconds`."""
+    got: list[dict[str, Any]] = []
+    try:
+        async with asyncio.timeout(seconds):
+            while True:
+                got.append(json.loads(await ws.recv()))
+    except TimeoutError:
+        pass
+    return got
