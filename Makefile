@@ -22,6 +22,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dice.py
 	$(PY) benchmarks/bench_odds.py
+	$(PY) benchmarks/bench_startup.py
+	$(PY) benchmarks/bench_live.py
 
 clean:
 	rm -rf $(VENV)

@@ -52,7 +52,7 @@ def test_help_sections_and_notes() -> None:
     check = " ".join(ok("check", "--help").out.split())
     assert "Arguments :" in check and "Options :" in check
     assert "[obligatoire]" in check and "[défaut : texte]" in check
-    assert "FICHE <chemin>" in check and "--contre FICHE[:COMPETENCE]" in check
+    assert "FICHE <texte>" in check and "--contre FICHE[:COMPETENCE]" in check
     assert "--opt CLE=VALEUR" in check and "--seed GRAINE" in check
 
 

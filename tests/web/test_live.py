@@ -59,8 +59,7 @@ async def test_rolls_reach_exactly_who_may_see_them(db_target: str) -> None:
     with live_server(db_target) as live:
         async with httpx.AsyncClient(base_url=live.url) as client:
             table, tokens = await _people(client)
-            sockets = {who: await channel(live.ws, table, token) for who, token in tokens.items()}
-            await asyncio.sleep(0.3)  # registered before the first roll
+            sockets = {who: await channel(live.ws, table, token, 0) for who, token in tokens.items()}
             public = await roll(client, table, tokens["lise"])  # a joueur's roll
             secret = await roll(client, table, tokens["mj"], "mj")  # the MJ's secret roll
             private = await roll(client, table, tokens["lise"], "prive")
@@ -78,14 +77,16 @@ async def test_live_channel_matrix_by_role_and_entry(db_target: str) -> None:
     with live_server(db_target) as live:
         async with httpx.AsyncClient(base_url=live.url) as client:
             world = await build(client)
+            sockets = {role: await channel(live.ws, world.table, world.tokens[role], 0) for role in ROLES}
+            marker = await roll(client, world.table, world.table.mj)
             seen: dict[str, set[str]] = {}
             closed: dict[str, tuple[int | None, list[Any]]] = {}
-            for role in ROLES:
-                async with channel(live.ws, world.table, world.tokens[role], 0) as ws:
-                    if role in SEES:
-                        seqs = {e["seq"] for e in await receive_for(ws, 0.5)}
-                        seen[role] = {k for k, seq in world.seqs.items() if seq in seqs}
-                        continue
+            for role, ws in sockets.items():
+                if role in SEES:
+                    seqs = {e["seq"] for e in await receive_until(ws, marker["seq"])}
+                    seen[role] = {k for k, seq in world.seqs.items() if seq in seqs}
+                    await ws.close()
+                else:
                     messages = await until_closed(ws)
                     closed[role] = (ws.close_code, messages)
     assert seen == SEES and len(SEES) * len(ENTRIES) == 20
@@ -107,8 +108,13 @@ async def test_reconnect_with_depuis_loses_nothing(db_target: str) -> None:
                 back = await receive_until(ws, missed[-1]["seq"])
                 later = await roll(client, table, tokens["mj"])
                 after = await receive_until(ws, later["seq"])
+            async with channel(live.ws, table, tokens["paul"]) as ws:  # no depuis: from now on
+                await asyncio.sleep(1)
+                newest = await roll(client, table, tokens["mj"])
+                fresh = await receive_until(ws, newest["seq"])
     expected = [missed[i]["seq"] for i in (0, 2, 4)]
     assert [e["seq"] for e in back] == expected and [e["seq"] for e in after] == [later["seq"]]
+    assert [e["seq"] for e in fresh] == [newest["seq"]]
 
 
 async def test_reconnecting_under_fire_no_gap_no_duplicate(db_target: str) -> None:
@@ -138,8 +144,9 @@ async def test_revoked_member_is_cut_off_live(db_target: str) -> None:
             table, tokens = await _people(client)
             members = (await client.get(f"/api/tables/{table.id}/membres", headers=bearer(table.mj))).json()
             lise_id = next(m["id"] for m in members if m["nom"] == "Lise")
-            async with channel(live.ws, table, tokens["lise"]) as ws:
-                await asyncio.sleep(0.3)
+            async with channel(live.ws, table, tokens["lise"], 0) as ws:
+                first = await roll(client, table, tokens["mj"])
+                await receive_until(ws, first["seq"])
                 r = await client.delete(f"/api/tables/{table.id}/membres/{lise_id}", headers=bearer(table.mj))
                 assert r.status_code == 200
                 await roll(client, table, tokens["mj"])
@@ -153,8 +160,7 @@ async def test_two_processes_on_one_postgresql(pg_target: str) -> None:
     with live_server(pg_target) as a, live_server(pg_target) as b:
         async with httpx.AsyncClient(base_url=a.url) as client:
             table, tokens = await _people(client)
-            on_b = {who: await channel(b.ws, table, tokens[who]) for who in ("mj", "paul")}
-            await asyncio.sleep(0.3)
+            on_b = {who: await channel(b.ws, table, tokens[who], 0) for who in ("mj", "paul")}
             public = await roll(client, table, tokens["lise"])
             secret = await roll(client, table, tokens["mj"], "mj")
             marker = await roll(client, table, tokens["lise"])

@@ -314,3 +314,35 @@ async def test_openapi_schema_served(db_target: str) -> None:
     assert {"/api/tables", "/api/tables/{id}/actions", "/api/tables/{id}/journal",
             "/api/tables/{id}/personnages/{nom}", "/api/tables/{id}/membres/{membre}"} <= paths
     assert "HTTPBearer" in schema["components"]["securitySchemes"]
+
+
+FUZZ_VALUES: list[Any] = ["Nain A", "Elfe B", "Gobelin", "hache", "esquive", "15", "-3", "0", "abc", "",
+                          "4d6kh3", "oui", ["Nain A", "Elfe B"], ["x=1"], {"a": "b"}, 3, True, None,
+                          "Nain A:hache", "physique", "99999999999"]
+
+
+async def test_random_actions_never_fail_the_server(tmp_path: Path) -> None:
+    """300 seeded random actions (every type, known and bad values, dice by hand or seeded): each
+    answers a result or a French error, never a 500."""
+    import random
+
+    from jdr.core.actions import PARAMS
+
+    rng = random.Random(11)
+    async with in_process(str(tmp_path / "fuzz.jdr")) as client:
+        table = await make_table(client)
+        for text in (NAIN_YAML, ELFE_YAML, GOBELIN_YAML):
+            await add_character(client, table, table.mj, text)
+        statuses = set()
+        for _ in range(300):
+            kind = rng.choice(sorted(PARAMS))
+            keys = sorted(PARAMS[kind][0])
+            params = {k: rng.choice(FUZZ_VALUES) for k in rng.sample(keys, rng.randint(0, len(keys)))}
+            body: dict[str, Any] = {"type": kind, "params": params, "graine": rng.randint(0, 999)}
+            if rng.random() < 0.3:
+                body["des"] = [rng.randint(0, 20) for _ in range(rng.randint(1, 6))]
+            r = await client.post(f"/api/tables/{table.id}/actions", json=body, headers=bearer(table.mj))
+            assert r.status_code < 500, (body, r.text)
+            assert r.status_code == 200 or set(r.json()) <= {"error", "problemes"}, (body, r.text)
+            statuses.add(r.status_code)
+    assert statuses == {200, 400, 422}

@@ -87,3 +87,7 @@ class JournalRow(Base):
     author: Mapped[str | None] = mapped_column(String(200), nullable=True)
     undone_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     undoes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+# Tables defined beside their feature, registered on the same metadata (Alembic compares them).
+import jdr.campaign.members  # noqa: E402, F401

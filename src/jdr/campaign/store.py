@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
 MAX_NAME = 200
+NOTIFY_CHANNEL = "jdr_journal"
 
 
 def now() -> datetime:
@@ -300,7 +301,19 @@ class Tx:
             changes=changes, visibility=visibility, author=author, undoes=undoes)
         self.session.add(row)
         self.session.flush()
+        self._notify(row.seq)
         return _entry(row)
+
+    def _notify(self, seq: int) -> None:
+        """PostgreSQL: tell every process (every `jdr serve`) that entry `seq` exists. NOTIFY is
+        transactional: it is delivered at the commit, never for a rolled-back entry. The payload
+        is only `<table>:<seq>`: listeners read the entry from the database with their rights."""
+        if self.session.get_bind().dialect.name != "postgresql":
+            return
+        from sqlalchemy import text
+
+        self.session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                             {"channel": NOTIFY_CHANNEL, "payload": f"{self.campaign.id}:{seq}"})
 
     def entries(self, since: int = 0, limit: int = 1000) -> list[Entry]:
         from sqlalchemy import select

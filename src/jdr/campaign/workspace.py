@@ -18,7 +18,10 @@ from jdr.errors import JdrError
 
 
 def _is_file_ref(ref: str) -> bool:
-    return ref.lower().endswith((".yaml", ".yml")) or Path(ref).is_file() or "/" in ref
+    try:
+        return ref.lower().endswith((".yaml", ".yml")) or "/" in ref or Path(ref).is_file()
+    except (OSError, ValueError):
+        return True  # not a usable name either: the file layer explains
 
 
 class CampaignWorkspace(Workspace):
@@ -37,31 +40,7 @@ class CampaignWorkspace(Workspace):
 
         if rec is None:
             raise JdrError("action de campagne sans journal")
-        return commit(self.tx, pending, self._mark_acted(rec)).seq
-
-    def _mark_acted(self, rec: Record) -> Record:
-        """In an encounter, the actor of a journaled action has acted this round (dd35's +5 and
-        end of combat read it); the change is journaled, so undo puts it back."""
-        from dataclasses import replace
-
-        from jdr.campaign.journal import ENCOUNTER
-        from jdr.core.encounter import EncounterState
-        from jdr.names import normalize
-
-        row = self.tx.encounter()
-        if row is None or rec.action == "roll":
-            return rec
-        state = EncounterState.from_json(row.state)
-        mine = [c for c in state.order if normalize(c.name) == normalize(rec.actor)]
-        if not mine or mine[0].acted:
-            return rec
-        before = state.to_json()
-        mine[0].acted = True
-        after = state.to_json()
-        self.tx.set_encounter(after)
-        change = {"character": ENCOUNTER, "path": ["etat"], "pool": False, "before": before,
-                  "after": after}
-        return replace(rec, changes=[*rec.changes, change])
+        return commit(self.tx, pending, rec).seq
 
 
 def campaign_here(campagne: str | None) -> str | None:
@@ -82,18 +61,20 @@ def workspace(refs: Sequence[str], campagne: str | None, write: bool,
     """`optional`: an action without characters (a free roll) is journaled in the campaign in
     use, if there is one, and otherwise works without any."""
     files = [_is_file_ref(r) for r in refs]
+    here = campaign_here(campagne) if campagne is not None or not all(files) or not refs else None
     if (refs and all(files) and campagne is None) or (
-            optional and not refs and campaign_here(campagne) is None):
+            here is None and (optional or refs) and campagne is None):
+        # files, or no campaign at all: reading the sheets says what is missing, in French
         with file_workspace(refs, write) as ws:
             yield ws
         return
     if any(files) and not all(files):
         raise JdrError("mélange de fichiers et de noms de personnages : tout en fichiers YAML, "
                        "ou tout en noms d'une campagne")
-    from jdr.campaign.db import find_target
     from jdr.campaign.store import Campaign
 
-    campaign = Campaign.open(find_target(campagne))
+    assert here is not None
+    campaign = Campaign.open(here)
     try:
         if write:
             with campaign.transaction() as tx:

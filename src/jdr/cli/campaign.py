@@ -305,7 +305,8 @@ def undo_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt 
 
 def serve_cmd(
     db: Annotated[str | None, typer.Option(
-        "--db", metavar="URL", help="Base : fichier SQLite (défaut jdr-table.db) ou postgresql+psycopg://…")] = None,
+        "--db", metavar="URL",
+        help="Base : fichier SQLite (défaut jdr-table.db) ou postgresql+psycopg://…")] = None,
     host: Annotated[str, typer.Option("--host", metavar="ADRESSE", help="Adresse d'écoute.")] = "127.0.0.1",
     port: Annotated[str, typer.Option("--port", metavar="PORT", help="Port (1 à 65535).")] = "8000",
 ) -> None:

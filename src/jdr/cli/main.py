@@ -100,7 +100,7 @@ CampOpt = Annotated[str | None, typer.Option(
     "--campagne", metavar="CAMPAGNE",
     help="Campagne (fichier .jdr ou adresse postgresql+psycopg://…) : les personnages sont "
          "alors des noms. Sinon JDR_CAMPAGNE, ou le seul fichier .jdr du dossier.")]
-PersoArg = Annotated[str, _arg("Fiche YAML, ou nom du personnage dans une campagne.", "FICHE|NOM")]
+PersoArg = Annotated[str, _arg("Fiche YAML, ou nom du personnage dans une campagne.", "FICHE")]
 
 
 def _chooser(out: Output) -> Any:
@@ -277,7 +277,7 @@ def xp_cmd(
 
 @app.command("initiative")
 def initiative_cmd(
-    fiches: Annotated[list[str], _arg("Fiches ou noms des combattants.", "FICHES|NOMS")],
+    fiches: Annotated[list[str], _arg("Fiches ou noms des combattants.", "FICHES")],
     opt: OptOpt = None,
     des: DesOpt = None,
     seed: SeedOpt = None,
@@ -331,7 +331,7 @@ def regle_cmd(
 
 @session_app.command("new")
 def session_new_cmd(
-    fiches: Annotated[list[str], _arg("Fiches ou noms des personnages.", "FICHES|NOMS")],
+    fiches: Annotated[list[str], _arg("Fiches ou noms des personnages.", "FICHES")],
     dry_run: DryOpt = False,
     campagne: CampOpt = None,
     as_json: JsonOpt = False,
@@ -408,7 +408,7 @@ def sheet_check_cmd(
 
 @sheet_app.command("show")
 def sheet_show_cmd(
-    fiche: Annotated[str, _arg("Fiche à afficher, ou nom dans une campagne.", "FICHE|NOM")],
+    fiche: Annotated[str, _arg("Fiche à afficher, ou nom dans une campagne.", "FICHE")],
     campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",

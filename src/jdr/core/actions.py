@@ -58,7 +58,20 @@ PARAMS: dict[str, tuple[frozenset[str], bool]] = {
     "regle": (frozenset({"nom", "personnages", "opt", "chances"}), True),
 }
 MAX_TEXT = 200
+MAX_PATH = 4096  # a character may be a sheet path: the file layer says when a name is too long
+REFS = {"personnage", "attaquant", "defenseur", "contre", "personnages"}
+LIMITS = {"expression": 100_000}  # the dice parser refuses past its own limits, in French
 MAX_CHARACTERS = 50
+
+
+POSITIONAL = {"personnage": "FICHE", "competence": "COMPETENCE", "attaquant": "ATTAQUANT",
+              "defenseur": "DEFENSEUR", "personnages": "PERSONNAGES", "nom": "REGLE",
+              "expression": "EXPRESSION"}
+
+
+def _where(key: str) -> str:
+    """A parameter as both front ends name it: `bonus (--bonus)`, `personnage (FICHE|NOM)`."""
+    return f"« {key} » ({POSITIONAL.get(key) or '--' + key})"
 
 
 def writes(kind: str) -> bool:
@@ -93,13 +106,14 @@ def _text(params: Mapping[str, Any], key: str, required: bool = False) -> str | 
     value = params.get(key)
     if value is None or value == "":
         if required:
-            raise JdrError(f"paramètre « {key} » manquant")
+            raise JdrError(f"paramètre {_where(key)} manquant")
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise JdrError(f"paramètre « {key} » : texte attendu")
+        raise JdrError(f"paramètre {_where(key)} : texte attendu")
     text = str(value)
-    if len(text) > MAX_TEXT:
-        raise JdrError(f"paramètre « {key} » : {MAX_TEXT} caractères au plus")
+    limit = MAX_PATH if key in REFS else LIMITS.get(key, MAX_TEXT)
+    if len(text) > limit:
+        raise JdrError(f"paramètre {_where(key)} : {limit} caractères au plus")
     return text
 
 
@@ -111,7 +125,7 @@ def _flag(params: Mapping[str, Any], key: str) -> bool:
         return True
     if isinstance(value, str) and value.lower() in ("non", "n", "faux", "0", "false", ""):
         return False
-    raise JdrError(f"paramètre « {key} » : oui ou non attendu")
+    raise JdrError(f"paramètre {_where(key)} : oui ou non attendu")
 
 
 def _names(params: Mapping[str, Any], key: str) -> list[str]:
@@ -119,13 +133,13 @@ def _names(params: Mapping[str, Any], key: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, (list, tuple)) or not value:
-        raise JdrError(f"paramètre « {key} » : une liste de personnages attendue")
+        raise JdrError(f"paramètre {_where(key)} : une liste de personnages attendue")
     if len(value) > MAX_CHARACTERS:
-        raise JdrError(f"paramètre « {key} » : {MAX_CHARACTERS} personnages au plus")
+        raise JdrError(f"paramètre {_where(key)} : {MAX_CHARACTERS} personnages au plus")
     out = []
     for item in value:
-        if not isinstance(item, str) or not item or len(item) > MAX_TEXT:
-            raise JdrError(f"paramètre « {key} » : noms de 1 à {MAX_TEXT} caractères")
+        if not isinstance(item, str) or not item or len(item) > MAX_PATH:
+            raise JdrError(f"paramètre {_where(key)} : noms de 1 à {MAX_PATH} caractères")
         out.append(item)
     return out
 

@@ -18,7 +18,7 @@ from jdr.errors import RuleError
 class Combatant:
     name: str
     score: int
-    acted: bool = False  # took a journaled action during this round
+    acted: bool = False  # had its turn this round
     joined_round: int = 1
     data: dict[str, Any] = field(default_factory=dict)  # system-specific (turns since KO, ...)
 
@@ -61,6 +61,9 @@ class EncounterState:
         """Next turn; True when a new round starts."""
         if self.ended:
             raise RuleError("la rencontre est terminée")
+        current = self.current
+        if current is not None:
+            current.acted = True  # its turn has passed (a system reads waiting/incapacity itself)
         self.turn += 1
         if self.turn >= len(self.order):
             self.turn = 0

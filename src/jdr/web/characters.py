@@ -19,7 +19,8 @@ from jdr.web.errors import ApiError
 from jdr.web.models import CharacterUpdate, NewCharacter
 
 router = APIRouter(prefix="/api/tables/{id}/personnages", tags=["personnages"])
-Name = Annotated[str, PathParam(min_length=1, max_length=200, description="Nom du personnage.")]
+Name = Annotated[str, PathParam(min_length=1, max_length=200, description="Nom du personnage.",
+                                examples=["Nain A"])]
 Format = Annotated[Literal["json", "yaml"], Query(alias="format", description="json ou yaml.")]
 
 

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from jdr.web.state import CHANNEL
+from jdr.campaign.store import NOTIFY_CHANNEL as CHANNEL
 
 if TYPE_CHECKING:
     from jdr.web.live import Hubs

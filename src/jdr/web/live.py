@@ -261,8 +261,9 @@ async def direct(websocket: WebSocket) -> None:
     try:
         sent = await _backlog(websocket, caller, since)
         await _live(websocket, sub, sent)
-    except Exception as exc:  # a client gone mid-send, the database gone: close quietly
+    except Exception as exc:  # a client gone mid-send, the database gone: close, say why
         LOG.info("canal direct fermé (%s)", type(exc).__name__)
+        await _refuse(websocket, ApiError(503, "canal interrompu : reconnectez-vous avec depuis"))
     finally:
         server.hubs.unsubscribe(hub, sub)
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt, model_validator
+
+from jdr.core.actions import PARAMS
 
 MAX_ID = 2**31 - 1
 MAX_YAML = 60_000
@@ -61,9 +63,21 @@ class CharacterUpdate(Body):
                                description="La confier à ce joueur (MJ seulement).")
 
 
+ACTION_TYPES = sorted(PARAMS)
+TYPE_ENUM: dict[str, JsonValue] = {"enum": [*ACTION_TYPES]}
+
+
 class Action(Body):
-    type: str = Field(min_length=1, max_length=40,
-                      description="roll, check, odds, attack, xp, initiative, duel, session, show, regle")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"type": "roll", "params": {"expression": "4d6kh3"}},
+        {"type": "check", "params": {"personnage": "Nain A", "competence": "hache", "seuil": "15"},
+         "visibilite": "prive", "des": [8]},
+        {"type": "attack", "params": {"attaquant": "Nain A", "defenseur": "Elfe B",
+                                      "arme": "Hache de bûcheron"}},
+    ]})
+
+    type: str = Field(min_length=1, max_length=40, json_schema_extra=TYPE_ENUM,
+                      description="L'action, comme la commande du même nom.")
     params: dict[str, Any] = Field(default_factory=dict,
                                    description="Arguments de la commande par leurs noms français.")
     visibilite: Literal["public", "mj", "prive"] = Field(

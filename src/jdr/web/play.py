@@ -77,7 +77,6 @@ def run_action(server: Server, caller: Caller, body: Action) -> dict[str, Any]:
             return _unjournaled(done)
         seq = commit(ws, done)
         assert seq is not None
-        server.notify(tx, seq)
         (entry,) = tx.entries(since=seq - 1, limit=1)
         return entry.to_json()
 
@@ -100,7 +99,6 @@ def run_undo(server: Server, caller: Caller) -> dict[str, Any]:
             entry = undo(tx, caller.name)
         except RuleError as exc:
             raise ApiError(409, exc.message) from None
-        server.notify(tx, entry.seq)
         return entry.to_json()
 
 

@@ -18,10 +18,9 @@ from jdr.web.errors import ApiError
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from jdr.campaign.store import Campaign, Tx
+    from jdr.campaign.store import Campaign
     from jdr.web.live import Hubs
 
-CHANNEL = "jdr_journal"
 
 
 class Server:
@@ -75,15 +74,6 @@ class Server:
         campaign = Campaign(self.engine, table_id, data[0], data[1], self.target)
         self._campaigns[table_id] = campaign
         return campaign
-
-    def notify(self, tx: Tx, seq: int) -> None:
-        """Tell every process (PostgreSQL) that entry `seq` exists, once committed."""
-        if not self.postgres:
-            return
-        from sqlalchemy import text
-
-        tx.session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                           {"channel": CHANNEL, "payload": f"{tx.campaign.id}:{seq}"})
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -236,15 +236,21 @@ def test_xp_purchase(sheets: tuple[Path, Path]) -> None:
 
 def test_help_and_actions() -> None:
     system = get_system("cydonia")
-    assert sorted(system.actions) == ["attack", "check", "duel", "initiative", "odds", "xp"]
+    commands = ["attack", "check", "duel", "initiative", "odds", "xp"]
+    rules = ["allure", "chance", "charge", "concentration", "degagement", "deplacement",
+             "detransformation", "dressage", "elan", "fouille", "kravkar", "malus", "medecine",
+             "negociation", "portance", "recompenses", "repos", "reputation", "soin", "torture",
+             "transformation", "xp_compagnon", "xp_mana"]
+    assert sorted(system.actions) == sorted(commands + rules)
     attack = system.actions["attack"]
     assert [o.name for o in attack.options] == ["monte", "defenseur_monte", "immateriel", "zone",
-                                                "morsure", "letal", "concentration"]
+                                                "morsure", "letal", "concentration", "choix"]
     info = system.help()
     assert info.characteristics["dexterite"] == "Dextérité"
     assert info.defences == ("esquive", "bouclier", "cac")
     text = ok("aide", "cydonia").out
-    assert all(f"jdr {name} : " in text for name in system.actions)
+    assert all(f"jdr {name} : " in text for name in commands)
+    assert all(f"jdr regle {name} : " in text for name in rules)
 
 
 def test_encounter_hooks_wake_up_turn_by_turn(sheets: tuple[Path, Path]) -> None:
@@ -260,7 +266,7 @@ def test_encounter_hooks_wake_up_turn_by_turn(sheets: tuple[Path, Path]) -> None
     out_cold = load(system, SheetDocument.load(_tough_elf(nain.parent, "etat: {assomme: 13}\n")))
     assert system.state(out_cold) == "assomme"
     incapacity = system.incapacity(out_cold)
-    assert incapacity is not None and incapacity.rule == "D-ALL.02"
+    assert incapacity is not None and incapacity.rule == "R000.41, D-000.49, D-ALL.02"
     assert system.conditions(out_cold) == ("assommé (13 dégâts)",)
     health = system.health(out_cold)
     assert health is not None and (health.after, health.max) == (100, 100)

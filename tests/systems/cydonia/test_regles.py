@@ -310,3 +310,57 @@ def test_rules_without_dice_have_no_odds(ork: Path) -> None:
     with pytest.raises(RuleError, match="pas de chances"):
         SYSTEM.rule_odds("concentration", rule_request("concentration", ork))
     assert isinstance(regle("concentration", ork).result, Notes)
+
+
+@pytest.mark.parametrize(("name", "opt"), [
+    ("dressage", ["difficulte=5", "sauvage=oui"]),     # R000.57, A000.44
+    ("allure", ["allure=galop"]),                       # R000.37
+    ("deplacement", ["mode=nage"]),                     # R000.58 (no threshold: the totals)
+])
+def test_single_roll_rules_odds_enumerated(ork: Path, name: str, opt: list[str]) -> None:
+    request = rule_request(name, ork, opt=opt)
+    odds = SYSTEM.rule_odds(name, request)
+
+    def first(src: Any) -> tuple[int, bool | None]:
+        roll = SYSTEM.rule(name, request, src).result.parts[0]
+        return roll.total, roll.success
+
+    dist = enumerate_outcomes(first)
+    totals: dict[int, Fraction] = {}
+    for (total, _), p in dist.items():
+        totals[total] = totals.get(total, Fraction(0)) + p
+    assert dict(odds.distribution) == totals
+    if odds.success is not None:
+        assert odds.success == sum(p for (_, won), p in dist.items() if won)
+
+
+def test_R000_42_breaking_free_odds_enumerated(ork: Path, sheets: tuple[Path, Path]) -> None:
+    _, elfe = sheets
+    held = write(elfe.parent, "tenu.yaml", elfe.read_text(encoding="utf-8")
+                 + "etat: {immobilise: Ork C}\n")
+    request = rule_request("degagement", held, ork)
+    odds = SYSTEM.rule_odds("degagement", request)
+    dist = enumerate_outcomes(lambda src: SYSTEM.rule("degagement", request, src).result.parts[0].success)
+    assert odds.success == dist.get(True, 0) == Fraction(6, 100)    # 10 + a > 16 + b: a − b ≥ 7
+
+
+def test_R000_52_A000_12_care_heals_and_stabilises_the_dying(sheets: tuple[Path, Path]) -> None:
+    _, elfe = sheets
+    dying = _hurt(elfe, -3, "etat: {mourant: true}\n")
+    regle("soin", dying, opt=["pv=5"])              # a dying character is healed, not refused
+    after = sheet(dying)
+    assert (after.pv.actuels, after.etat.mourant) == (2, False)
+    regle("soin", dying, opt=["pv=50"])
+    assert sheet(dying).pv.actuels == 25
+    with pytest.raises(RuleError, match="pv=N"):
+        regle("soin", dying)
+
+
+def test_A000_16_R000_20_the_mj_sets_a_malus(sheets: tuple[Path, Path]) -> None:
+    _, elfe = sheets
+    regle("malus", elfe, opt=["points=2"])
+    assert sheet(elfe).etat.malus == 2
+    out = ok("check", elfe, "esquive", "--des", "6", "--json").json()
+    assert out["total"] == 4 + 5 + 6 - 2
+    regle("malus", elfe, opt=["points=-5"])
+    assert sheet(elfe).etat.malus == 0

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from helpers import cli, ok
 from jdr.core.actions import commit, execute
 from jdr.core.check import CheckResult, Odds
 from jdr.core.options import parse_options
@@ -76,15 +77,36 @@ def test_R004_32_tanniere_and_fin_combat_through_execute(make_file: MakeFile) ->
         regle("tanniere", [patient], opt=["jours=7"], chances=True)
 
 
-@pytest.mark.xfail(reason="the core refuses the first character named by any rule when it cannot "
-                          "act; felins declares who acts in RuleSpec.acting (tanniere, reveil, "
-                          "fin_combat: nobody) for the core to read", strict=False)
 def test_D_ALL_02_resting_waking_and_returning_cats_do_not_act(make_file: MakeFile) -> None:
-    assert RULES["tanniere"].acting == RULES["reveil"].acting == RULES["fin_combat"].acting == ()
+    """The core refuses only the rules whose first character acts: the healer of `soigner`,
+    not a cat resting, waking up or coming back from its flight."""
+    assert RULES["soigner"].acts
+    assert not (RULES["tanniere"].acts or RULES["reveil"].acts or RULES["fin_combat"].acts)
     out_cold = make_file("k", nom="Dort", blessures=3, vigueur=2, etat="inconscient",
                          inconscience=30)
     regle("reveil", [out_cold], opt=["minutes=30"])
     assert cat_of(out_cold).state == "conscient"
+    coma = make_file("c", nom="Coma", blessures=5, vigueur=2, etat="coma")
+    regle("tanniere", [coma], opt=["jours=3"])
+    assert (cat_of(coma).wounds, cat_of(coma).state) == (4, "coma")
+    fled = make_file("f", nom="Fuyard", etat="en_fuite", blessures=1)
+    regle("fin_combat", [fled, coma])
+    assert cat_of(fled).state == "conscient"
+
+
+def test_R004_32_R004_33_jdr_regle_on_the_command_line(make_file: MakeFile) -> None:
+    healer = make_file("h", nom="Guérisseuse", chance=1, competences={"soigner": 1})
+    patient = make_file("p", nom="Blessé", blessures=4, vigueur=2, etat="inconscient",
+                        inconscience=60)
+    odds = ok("regle", "soigner", healer, patient, "--chances", "--json").json()
+    assert odds["success"] == pytest.approx(0.5) and odds["recupere_1"] == pytest.approx(0.49)
+    run = ok("regle", "soigner", healer, patient, "--des", "7", "--opt", "seuil=moyen")
+    assert "Guérisseuse soigne Blessé" in run.out and "RÉUSSITE" in run.out
+    assert (cat_of(patient).wounds, cat_of(patient).state) == (3, "conscient")
+    again = cli("regle", "soigner", healer, patient, "--des", "7")
+    assert again.code == 2 and "ne se retente pas" in again.err
+    rest = ok("regle", "tanniere", patient, "--opt", "jours=9", "--json")
+    assert cat_of(patient).wounds == 0 and rest.json()["type"] == "notes"
 
 
 def _heal_delta(healer: Loaded[Cat], patient: Loaded[Cat]) -> Callable[[DiceSource], int]:

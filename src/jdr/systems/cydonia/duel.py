@@ -77,8 +77,13 @@ def duel(a: Character, b: Character, source: DiceSource, max_rounds: int = 50) -
 
 
 def _turn(me: Fighter, foe: Fighter, source: DiceSource, played: list[Result]) -> bool:
-    """One fighter's turn: wake up if knocked out, then attack. True when the foe is down."""
+    """One fighter's turn: wake up if knocked out, lose it if paralysed (R000.27), then attack.
+    True when the foe is down."""
     if me.character.sheet.etat.assomme and not _wakes(me, source, played):
+        return False
+    if me.character.sheet.etat.paralyse:
+        played.append(Notes(f"{me.character.name} est paralysé : il perd ce tour", rule="R000.27"))
+        me.apply(((("etat", "paralyse"), False),))
         return False
     blow = attack(me.character, foe.character, AttackOptions(), source)
     played.append(blow.report)

@@ -65,6 +65,16 @@ _SOCIAL = (
            OptionSpec("de", "choice", "le dé choisi par le MJ", None, "R000.52",
                       choices=("4", "6", "10", "20"))),
           "le dé du repos"),
+    _spec("soin", "PERSONNAGE — potion ou sort de soin : les règles n'en donnent pas les PV, le MJ "
+          "les donne ; jusqu'au maximum, un mourant remonté au-dessus de 0 PV est stabilisé "
+          "(R000.52, A000.12).",
+          (OptionSpec("pv", "int", "PV rendus (donnée du MJ)", None, "R000.52", lo=1, hi=1000),),
+          rolls=False),
+    _spec("malus", "PERSONNAGE — malus d'un jet de Courage raté, de la peur… dont le MJ fixe la "
+          "valeur ; il est retiré de tous les jets jusqu'à ce que la Médecine l'ôte (R000.20, "
+          "A000.16).",
+          (OptionSpec("points", "int", "malus ajouté (+) ou retiré (−)", None, "A000.16",
+                      lo=-100, hi=100),), rolls=False),
 )
 
 _OUTDOORS = (
@@ -180,7 +190,8 @@ ROLLING: dict[str, Rolling] = {
     "kravkar": fighting.kravkar, "degagement": fighting.escape, "charge": fighting.charge,
 }
 STILL: dict[str, Still] = {
-    "portance": outdoors.carrying, "elan": fighting.run_up, "concentration": fighting.concentrate,
+    "portance": outdoors.carrying, "soin": social.care, "malus": social.malus,
+    "elan": fighting.run_up, "concentration": fighting.concentrate,
     "transformation": fighting.transform, "detransformation": fighting.untransform,
     "reputation": career.reputation, "xp_mana": career.buy_mana,
     "xp_compagnon": career.buy_companion_stat, "recompenses": career.awards,

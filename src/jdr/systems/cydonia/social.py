@@ -1,6 +1,6 @@
-"""Cydonia, the rules of everyday life that roll (RULES.md 1.2 and 1.5), each a `jdr regle`
-action: torture, négociation, fouille, médecine, repos. Each roll is built once (`_torture`,
-`_negotiation`, …) and gives both the dice and the exact odds."""
+"""Cydonia, the rules of everyday life (RULES.md 1.2 and 1.5), each a `jdr regle` action:
+torture, négociation, fouille, médecine, repos, and the MJ's care and malus. Each roll is built
+once (`_torture`, `_negotiation`, …) and gives both the dice and the exact odds."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from jdr.core.check import Check, Modifier, Odds, SingleDie
 from jdr.core.contest import Contest, ContestResult
-from jdr.core.results import Line, Report
+from jdr.core.results import Line, Notes, Report
 from jdr.core.system import Loaded, Outcome, RuleRequest
 from jdr.dice.notation import roll
 from jdr.dice.source import DiceSource
@@ -280,3 +280,37 @@ def rest_odds(request: Request) -> Odds:
     _, c, check = _rest(request)
     note = f"PV rendus = le total, sans dépasser le maximum ({c.sheet.pv.max})"
     return replace(check.odds(), notes=(note,))
+
+
+# ------------------------------------------------------------------ soins et malus donnés par le MJ
+
+CARE = "soin PERSONNAGE --opt pv=N"
+MALUS = "malus PERSONNAGE --opt points=N"
+
+
+def care(request: Request) -> Outcome:
+    """R000.52: potions and spells heal too; the rules give no amounts, the MJ does (A000.40).
+    Up to the maximum; a dying character brought above 0 HP is stabilised (A000.12)."""
+    (sheet,) = cast(request, CARE, 1)
+    c = character(sheet)
+    alive(c, "aucun soin ne ramène un mort (R000.34)")
+    amount = request.options.int("pv")
+    if not amount:
+        raise RuleError(f"--opt pv=N manquant : les PV rendus par la potion ou le sort (donnée du "
+                        f"MJ) — jdr regle {CARE}")
+    hp = heal(c, amount, "soin (potion, sort)", "R000.52")
+    return Outcome(Notes(f"Soin : {c.name}", hp.notes, "R000.52"), sheet_changes(sheet.doc, hp.updates))
+
+
+def malus(request: Request) -> Outcome:
+    """R000.20, A000.16: a failed Courage roll, fear (Intimidation)… give a malus whose amount
+    the MJ sets; it is taken off every roll until Médecine removes it (R000.54)."""
+    (sheet,) = cast(request, MALUS, 1)
+    c = character(sheet)
+    change = request.options.int("points")
+    if not change:
+        raise RuleError(f"--opt points=N manquant : le malus ajouté (+) ou retiré (−) — jdr regle {MALUS}")
+    after = max(0, c.malus + change)
+    line = Line(f"malus {c.malus} → {after} : −{after} à tous ses jets", "A000.16, R000.20")
+    return Outcome(Notes(f"Malus : {c.name}", (line,), "A000.16"),
+                   sheet_changes(sheet.doc, ((("etat", "malus"), after),)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest
-from jdr.core.results import Health, Line, Notes, Result, SheetView
+from jdr.core.results import Health, Line, Notes, Report, Result, SheetView
 from jdr.core.sheet import SheetDocument, validate
 from jdr.core.system import (
     AttackRequest,
@@ -41,6 +41,11 @@ from jdr.systems.cydonia.sheet import TEMPLATE, CydoniaSheet
 from jdr.systems.cydonia.tables import CHARACTERISTICS, LADDER
 
 EVERY_ACTION = {**ACTIONS, **RULES}  # the commands, then `jdr regle NOM` (rulebook)
+
+# Rules the MJ applies to a character rather than actions it takes: allowed whatever its state
+# (healing a dying character, a malus, reputation, XP, the end of a transformation).
+BOOKKEEPING = frozenset({"soin", "malus", "reputation", "xp_mana", "xp_compagnon", "recompenses",
+                         "detransformation", "portance"})
 
 # D-ALL.02: what a character who cannot act may still roll (reactions, not actions).
 REACTIONS = frozenset({"resistance_physique", "resistance_mentale", "reveil"})
@@ -105,7 +110,7 @@ class Cydonia(GameSystem[CydoniaSheet]):
         actor = Character(request.actor.model)
         if normalize(request.skill) == "reveil":
             return self._wake(request, source)
-        why = self.incapacity(request.actor, "check", request.skill)
+        why = self.refusal("check", request.actor, request)
         if why is not None:
             allowed = "" if actor.state == "mort" else " ; seuls les jets de résistance restent permis"
             raise RuleError(f"{actor.name} ne peut pas agir : {why.text} ({why.rule}){allowed}")
@@ -174,21 +179,30 @@ class Cydonia(GameSystem[CydoniaSheet]):
         `debout`, unable to act: see `incapacity` and `conditions`)."""
         return Character(sheet.model).state
 
-    def incapacity(self, sheet: Loaded[CydoniaSheet], action: str | None = None,
-                   what: str | None = None) -> Line | None:
+    def incapacity(self, sheet: Loaded[CydoniaSheet]) -> Line | None:
         """D-ALL.02: the dead, the dying (R000.34), the knocked out (R000.41, D-000.49) and the
-        paralysed (R000.27) cannot act. Given the action (`check`) and what is rolled, the
-        reactions stay allowed to the living: Résistance Physique or Mentale, the wake-up roll."""
+        paralysed (R000.27) cannot act."""
         c = Character(sheet.model)
-        if c.can_act:
+        return None if c.can_act else _why(c)
+
+    def refusal(self, action: str, sheet: Loaded[CydoniaSheet], request: object) -> Line | None:
+        """D-ALL.02: whoever cannot act is refused every action, except the reactions the living
+        keep (a Résistance Physique or Mentale roll, the wake-up roll, D-000.49) and what the MJ
+        applies to the character (`BOOKKEEPING`)."""
+        why = self.incapacity(sheet)
+        if why is None or action in BOOKKEEPING:
             return None
-        if c.state != "mort" and action in ("check", "odds") and _reaction(c, what):
+        if Character(sheet.model).state == "mort":
+            return why
+        if action in ("check", "odds") and isinstance(request, CheckRequest) and _reaction(
+                Character(sheet.model), request.skill):
             return None
-        return _why(c)
+        return why
 
     def health(self, sheet: Loaded[CydoniaSheet]) -> Health | None:
         pv = sheet.model.pv
-        return Health("pv", pv.actuels, pv.actuels, pv.max)
+        top = pv.max + sheet.model.etat.pv_transformation  # A000.28: boosted while transformed
+        return Health("pv", pv.actuels, pv.actuels, top)
 
     def conditions(self, sheet: Loaded[CydoniaSheet]) -> tuple[str, ...]:
         etat = sheet.model.etat
@@ -203,15 +217,12 @@ class Cydonia(GameSystem[CydoniaSheet]):
         return tuple(f for f in found if f)
 
     def turn_start(self, request: TurnRequest[CydoniaSheet], source: DiceSource) -> Outcome | None:
-        """R000.40, R000.27, R000.41, D-000.49: the transformation counts down, a paralysis costs
-        one turn, a knocked-out character loses its first turn then rolls to wake up; the counts
-        are kept in the encounter."""
+        """R000.27, R000.40, R000.41, D-000.49: a paralysis lasts one turn, the transformation
+        counts down, a knocked-out character loses its first turn then rolls to wake up; the
+        counts are kept in the encounter (`turns`)."""
         from jdr.systems.cydonia.turns import turn_start
 
-        if request.sheet is None:
-            return None
-        data = request.encounter.find(request.sheet.name).data
-        return turn_start(request.sheet, data, source)
+        return turn_start(request, source)
 
     # ------------------------------------------------------------------ the rules' own actions
 
@@ -221,7 +232,7 @@ class Cydonia(GameSystem[CydoniaSheet]):
 
         return play(name, request, source)
 
-    def rule_odds(self, name: str, request: RuleRequest[CydoniaSheet]) -> Odds:
+    def rule_odds(self, name: str, request: RuleRequest[CydoniaSheet]) -> Odds | Report:
         from jdr.systems.cydonia.rulebook import odds
 
         return odds(name, request)

@@ -1,8 +1,9 @@
 """Cydonia in an encounter: what the rules do when a character's turn begins (D-ALL.02).
 
-In order: a werewolf's transformation counts down and ends (R000.40, A000.28); a paralysed
-character loses this turn, then recovers at the next (R000.27); a knocked-out character loses
-its first turn, then rolls to wake up (R000.41, D-000.49). What must last between turns (the
+First, whoever lost its turn to a paralysis recovers (R000.27: one turn). Then, for the
+character whose turn it is: a werewolf's transformation counts down and ends (R000.40, A000.28);
+a paralysed character loses this turn; a knocked-out character loses its first turn, then rolls
+to wake up (R000.41, D-000.49). What must last between turns (the
 turns since the knock-out, the lost turn of a paralysis) is kept in the combatant's `data`."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from jdr.core.results import Line, Notes, Report, Result
-from jdr.core.system import Loaded, Outcome
+from jdr.core.system import Loaded, Outcome, SheetChange, TurnRequest
 from jdr.dice.source import DiceSource
 from jdr.systems.cydonia.checks import Character
 from jdr.systems.cydonia.combat import updated
@@ -40,7 +41,7 @@ def _paralysis(c: Character, data: dict[str, Any]) -> tuple[Result | None, tuple
         data["paralysis_lost"] = True
         line = Line("paralysé (Bijoux de famille) : il perd ce tour", "R000.27")
         return Notes(f"{c.name} : paralysie", (line,), "R000.27"), ()
-    data.pop("paralysis_lost", None)
+    data.pop("paralysis_lost", None)  # alone in the encounter: its own next turn ends it
     line = Line("la paralysie est passée : il peut agir", "R000.27")
     return Notes(f"{c.name} : fin de la paralysie", (line,), "R000.27"), ((("etat", "paralyse"), False),)
 
@@ -61,12 +62,48 @@ def _knockout(c: Character, data: dict[str, Any], source: DiceSource
     return result, ((("etat", "assomme"), 0),)
 
 
-def turn_start(sheet: Loaded[CydoniaSheet], data: dict[str, Any], source: DiceSource
-               ) -> Outcome | None:
-    """Everything that happens as `sheet`'s turn begins, in the rules' order, as one outcome."""
-    c = Character(sheet.model)
-    if c.state == "mort":
+def _released(request: TurnRequest[CydoniaSheet]) -> tuple[list[Result], list[SheetChange]]:
+    """R000.27: a paralysis lasts one turn — once the paralysed character's lost turn is over
+    (the next character's turn begins), it can act and defend again."""
+    parts: list[Result] = []
+    changes: list[SheetChange] = []
+    current = request.sheet.name if request.sheet is not None else None
+    for other in request.everyone:
+        if other.name == current or not other.model.etat.paralyse:
+            continue
+        data = request.encounter.find(other.name).data
+        if data.pop("paralysis_lost", None):
+            line = Line("son tour perdu est passé : il peut de nouveau agir et se défendre", "R000.27")
+            parts.append(Notes(f"{other.name} : fin de la paralysie", (line,), "R000.27"))
+            changes += sheet_changes(other.doc, ((("etat", "paralyse"), False),))
+    return parts, changes
+
+
+def turn_start(request: TurnRequest[CydoniaSheet], source: DiceSource) -> Outcome | None:
+    """Everything that happens as a turn begins, in the rules' order, as one outcome."""
+    parts, changes = _released(request)
+    sheet = request.sheet
+    if sheet is not None and _concerned(sheet):
+        data = request.encounter.find(sheet.name).data
+        more, updates = _own(sheet, data, source)
+        parts += more
+        changes += sheet_changes(sheet.doc, updates)
+    if not parts:
         return None
+    title = f"Début du tour de {sheet.name}" if sheet is not None else "Début du tour"
+    shown = parts[0] if len(parts) == 1 else Report(title, tuple(parts))
+    return Outcome(shown, tuple(changes))
+
+
+def _concerned(sheet: Loaded[CydoniaSheet]) -> bool:
+    etat = sheet.model.etat
+    return not etat.mort and bool(etat.assomme or etat.paralyse or etat.transformation)
+
+
+def _own(sheet: Loaded[CydoniaSheet], data: dict[str, Any], source: DiceSource
+         ) -> tuple[list[Result], list[Update]]:
+    """The current character's own steps: transformation, paralysis, knock-out."""
+    c = Character(sheet.model)
     parts: list[Result] = []
     updates: list[Update] = []
     for step in (_transformation, lambda x: _paralysis(x, data), lambda x: _knockout(x, data, source)):
@@ -78,7 +115,4 @@ def turn_start(sheet: Loaded[CydoniaSheet], data: dict[str, Any], source: DiceSo
         if more:
             updates += more
             c = updated(c, more)
-    if not parts:
-        return None
-    shown = parts[0] if len(parts) == 1 else Report(f"Début du tour de {c.name}", tuple(parts))
-    return Outcome(shown, sheet_changes(sheet.doc, updates))
+    return parts, updates

@@ -6,7 +6,7 @@ from __future__ import annotations
 from jdr.core.results import Row, Section, SheetView
 from jdr.core.system import SystemHelp
 from jdr.names import normalize
-from jdr.systems.cydonia.adventure import carrying_left
+from jdr.systems.cydonia.adventure import carrying_left, creatures
 from jdr.systems.cydonia.checks import STATE_WORDS, Character
 from jdr.systems.cydonia.progression import reputation_bonus, reputation_title
 from jdr.systems.cydonia.tables import (
@@ -72,25 +72,53 @@ def _health(c: Character) -> Section:
     if s.etat.assomme:
         rows.append(Row("knockout_damage", "Assommé (dégâts)", s.etat.assomme, rule="R000.41"))
     if s.etat.malus:
-        rows.append(Row("malus", "Malus", s.etat.malus, f"{s.etat.malus:+d}", "A000.16"))
+        rows.append(Row("malus", "Malus", -abs(s.etat.malus), f"−{abs(s.etat.malus)} à tous les jets",
+                        "A000.16"))
     if s.etat.concentration:
         rows.append(Row("concentration", "Concentration (tours)", s.etat.concentration, rule="R000.36"))
     if s.etat.transformation:
         rows.append(Row("transformation", "Transformation (tours)", s.etat.transformation,
                         rule="R000.40"))
+    rows += _more_state(c)
     return Section("Santé et état", tuple(rows))
+
+
+def _more_state(c: Character) -> list[Row]:
+    """R000.27, R000.39, R000.42, R000.54: what the other rules leave on the sheet."""
+    e = c.sheet.etat
+    rows = []
+    if e.paralyse:
+        rows.append(Row("paralysed", "Paralysé", True, "perd son prochain tour", "R000.27"))
+    if e.immobilise:
+        rows.append(Row("held_by", "Immobilisé par", e.immobilise, rule="R000.42"))
+    if e.elan:
+        rows.append(Row("run_up", "Élan (tours)", e.elan, f"{e.elan}/2", "R000.39"))
+    if e.soigne:
+        rows.append(Row("treated_today", "Médecine reçue aujourd'hui", True, "oui", "R000.54"))
+    return rows
 
 
 def _progression(c: Character) -> Section:
     s = c.sheet
     level = s.reputation.niveau
-    return Section("Progression", (
+    rows = [
         Row("xp", "XP", s.xp, rule="R000.45"),
         Row("learning_points", "Points d'apprentissage", s.pa, rule="R000.44"),
         Row("reputation", "Réputation", level,
             f"{level:+d} {reputation_title(level)} (bonus {reputation_bonus(level)}, "
             f"points {s.reputation.points})", "R000.48"),
-    ))
+    ]
+    if s.xp_shira:
+        rows.append(Row("shira_xp", "XP Shira", s.xp_shira, rule="R000.44"))
+    for skill, label in (("magie", "Créatures invocables (Magie)"),
+                         ("dressage", "Créatures possédées (Dressage)")):
+        if c.skill(skill) > 0:
+            rows.append(Row(f"creatures_{skill}", label, creatures(c.skill(skill)),
+                            rule="R000.57, A000.20"))
+    for name, companion in s.compagnons.items():
+        stats = ", ".join(f"{k} {v}" for k, v in companion.stats.items()) or "—"
+        rows.append(Row(f"companion_{name}", "Compagnon", name, f"{name} : {stats}", "R000.45"))
+    return Section("Progression", tuple(rows))
 
 
 def _equipment(c: Character) -> Section:

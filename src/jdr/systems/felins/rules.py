@@ -7,8 +7,8 @@
   the sheet does not hold the 3d10 × 5 yet, with exact odds);
 - `fin_combat CHATS…` (R004.28, A004.21): the fight is over, the cats that fled are back.
 
-`RuleSpec.acting` says which named characters act (D-ALL.02): the healer does, a patient resting
-at the den, an unconscious cat waking up or a cat coming back from its flight do not.
+`acts` (core) says whether the first named character acts (D-ALL.02): the healer does; a patient
+resting at the den, an unconscious cat waking up or a cat coming back from its flight do not.
 """
 
 from __future__ import annotations
@@ -31,13 +31,11 @@ MAX_CATS = 50
 
 @dataclass(frozen=True)
 class RuleSpec(ActionSpec):
-    """A declared rule: how many characters it names, in which order (`usage`), and which of
-    them act (indexes: only they must be able to act, D-ALL.02)."""
+    """A declared rule: how many characters it names, in which order (`usage`)."""
 
     usage: str = ""
     least: int = 1
     most: int = 1
-    acting: tuple[int, ...] = (0,)
 
 
 THRESHOLD = OptionSpec(
@@ -60,21 +58,21 @@ RULES: dict[str, RuleSpec] = {
         dice="soigneur : " + CHANCE_DICE + " ; puis " + DURATION_DICE + " si le patient tombe "
         "inconscient (maladresse) ou sort du coma sans reprendre conscience",
         usage="SOIGNEUR PATIENT (la même fiche deux fois : le chat se soigne lui-même)",
-        least=2, most=2, acting=(0,)),
+        least=2, most=2),
     "tanniere": RuleSpec(
         "tanniere", "PATIENT --opt jours=N — jours à la tanière du guérisseur : un niveau de "
         "blessure par trois jours ; un jour réveille un chat inconscient, met fin à une fuite et "
         "permet de retenter un soin raté ; le coma demande Soigner", (DAYS,), rolls=False,
-        usage="PATIENT", acting=()),
+        usage="PATIENT", acts=False),
     "reveil": RuleSpec(
         "reveil", "CHAT --opt minutes=N — des minutes passent pour un chat inconscient : il se "
         "réveille au bout de ses 3d10 × 5 minutes (tirées à la chute)", (MINUTES,),
         dice=DURATION_DICE + ", seulement si la fiche ne donne pas encore la durée (inconscience)",
-        usage="CHAT", acting=()),
+        usage="CHAT", acts=False),
     "fin_combat": RuleSpec(
         "fin_combat", "CHATS… — le combat est terminé : les chats en fuite reviennent (ils "
         "avaient abandonné le combat jusqu'à sa fin)", rolls=False, usage="CHATS…",
-        most=MAX_CATS, acting=()),
+        most=MAX_CATS, acts=False),
 }
 
 

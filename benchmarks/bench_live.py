@@ -1,0 +1,253 @@
+"""The live channel under load: N WebSocket clients (≥ 200) on loopback while rolls are posted.
+
+For each setup — SQLite with one server process, PostgreSQL with one and with two processes (the
+clients split between them, every roll posted to the first) — the script starts real servers
+(`python -m jdr.web.serve`), invites one person per client, connects them all, then posts rolls
+at a steady rate (one in ten is a secret MJ roll). It measures, for every delivery, the time from
+the moment the roll was posted to the moment the client received it (p50 / p99), the entries lost
+(expected but never received: must be 0) and the leaks (a secret roll reaching a joueur: must be
+0). SQLite with two processes is not a supported setup (one process is the documented limit).
+
+    python benchmarks/bench_live.py [--clients 200] [--rolls 60] [--rate 20]
+
+PostgreSQL: `JDR_BENCH_PG` (default: the test server, postgresql+psycopg://postgres@127.0.0.1:5432/test),
+in a schema made for the run and dropped afterwards. Goal: p99 < 100 ms, 0 lost, 0 leaks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+PG = os.environ.get("JDR_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+SCENARIO_SECONDS = 35
+SQLITE_TWO = "non pris en charge : un seul processus sur SQLite (limite documentée)"
+
+
+@dataclass
+class Result:
+    label: str
+    processes: int
+    clients: int = 0
+    rolls: int = 0
+    p50: float = 0.0
+    p99: float = 0.0
+    lost: int = 0
+    leaks: int = 0
+    note: str = ""
+
+
+@dataclass
+class Client:
+    token: str
+    mj: bool
+    base: str
+    times: dict[int, float] = field(default_factory=dict)
+    duplicates: int = 0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def server(db: str) -> Iterator[str]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
+    process = subprocess.Popen([sys.executable, "-m", "jdr.web.serve", "--db", db, "--port", str(port)],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"serveur arrêté : {process.stderr.read() if process.stderr else ''}")
+            try:
+                if httpx.get(f"{url}/api/sante", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@contextmanager
+def pg_schema() -> Iterator[str]:
+    import psycopg
+
+    admin = PG.replace("postgresql+psycopg://", "postgresql://")
+    schema = f"jdr_bench_{secrets.token_hex(4)}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{PG}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+async def listen(client: Client, table: int, ready: asyncio.Event) -> None:
+    url = f"{client.base}/api/tables/{table}/direct?token={client.token}&depuis=0"
+    async with connect(url, max_queue=None) as ws:
+        async for message in ws:
+            now = time.perf_counter()
+            seq = json.loads(message)["seq"]
+            if seq in client.times:
+                client.duplicates += 1
+            client.times[seq] = now
+            if seq == 1:
+                ready.set()
+
+
+async def people(http: httpx.AsyncClient, count: int, bases: list[str]) -> tuple[int, str, list[Client]]:
+    r = await http.post("/api/tables", json={"nom": "Banc", "systeme": "cydonia"})
+    table, mj = r.json()["id"], r.json()["jeton"]
+    clients = [Client(mj, True, bases[0])]
+    for i in range(1, count):
+        role = "joueur" if i % 4 else "spectateur"
+        r = await http.post(f"/api/tables/{table}/invitations", json={"role": role, "nom": f"P{i}"},
+                            headers={"Authorization": f"Bearer {mj}"})
+        clients.append(Client(r.json()["jeton"], False, bases[i % len(bases)]))
+    return table, mj, clients
+
+
+async def post_rolls(http: httpx.AsyncClient, table: int, mj: str, rolls: int, rate: float
+                     ) -> dict[int, tuple[float, bool]]:
+    """seq → (time posted, secret)."""
+    posted: dict[int, tuple[float, bool]] = {}
+    start = time.perf_counter()
+    for i in range(rolls):
+        await asyncio.sleep(max(0.0, start + i / rate - time.perf_counter()))
+        secret = i % 10 == 9
+        t0 = time.perf_counter()
+        r = await http.post(f"/api/tables/{table}/actions", headers={"Authorization": f"Bearer {mj}"},
+                            json={"type": "roll", "params": {"expression": "1d20"},
+                                  "visibilite": "mj" if secret else "public"})
+        posted[r.json()["seq"]] = (t0, secret)
+    return posted
+
+
+def measure(result: Result, clients: list[Client], posted: dict[int, tuple[float, bool]]) -> None:
+    latencies: list[float] = []
+    for client in clients:
+        for seq, (t0, secret) in posted.items():
+            if secret and not client.mj:
+                result.leaks += seq in client.times
+            elif seq in client.times:
+                latencies.append((client.times[seq] - t0) * 1000)
+            else:
+                result.lost += 1
+        result.leaks += client.duplicates  # a duplicate is counted as a fault too
+    latencies.sort()
+    result.p50 = statistics.median(latencies)
+    result.p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+
+
+async def run(bases: list[str], result: Result, rolls: int, rate: float) -> None:
+    ws_bases = [b.replace("http://", "ws://") for b in bases]
+    async with httpx.AsyncClient(base_url=bases[0], timeout=30) as http:
+        table, mj, clients = await people(http, result.clients, ws_bases)
+        ready = [asyncio.Event() for _ in clients]
+        tasks = [asyncio.create_task(listen(c, table, e)) for c, e in zip(clients, ready, strict=True)]
+        await asyncio.sleep(0.5)
+        await http.post(f"/api/tables/{table}/actions", headers={"Authorization": f"Bearer {mj}"},
+                        json={"type": "roll", "params": {"expression": "1d6"}})  # seq 1: all connected
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), timeout=20)
+        posted = await post_rolls(http, table, mj, rolls, rate)
+        last = max(posted)
+        deadline = time.perf_counter() + 5
+        while time.perf_counter() < deadline and not all(
+                last in c.times for c in clients if c.mj or not posted[last][1]):
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)  # late duplicates or leaks would show up here
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    result.rolls = rolls
+    measure(result, clients, posted)
+
+
+def scenario(label: str, processes: int, args: argparse.Namespace) -> Result:
+    result = Result(label, processes, args.clients)
+    with ExitStack() as stack:
+        if label == "SQLite":
+            folder = stack.enter_context(tempfile.TemporaryDirectory())
+            db = os.path.join(folder, "banc.jdr")
+        else:
+            db = stack.enter_context(pg_schema())
+        try:
+            bases = [stack.enter_context(server(db)) for _ in range(processes)]
+            asyncio.run(bounded(run(bases, result, args.rolls, args.rate)))
+        except Exception as exc:
+            result.note = f"échec : {type(exc).__name__} {exc}"[:100]
+    return result
+
+
+async def bounded(work: Any) -> None:
+    async with asyncio.timeout(SCENARIO_SECONDS):
+        await work
+
+
+def table(results: list[Result]) -> str:
+    head = f"{'base':<11} {'processus':>9} {'clients':>7} {'jets':>5} {'p50 ms':>8} {'p99 ms':>8} " \
+           f"{'perdues':>7} {'fuites':>6}"
+    lines = [head, "-" * len(head)]
+    for r in results:
+        if r.note:
+            lines.append(f"{r.label:<11} {r.processes:>9}  {r.note}")
+            continue
+        lines.append(f"{r.label:<11} {r.processes:>9} {r.clients:>7} {r.rolls:>5} {r.p50:>8.1f} "
+                     f"{r.p99:>8.1f} {r.lost:>7} {r.leaks:>6}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Charge du canal direct de la table en ligne.")
+    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--rolls", type=int, default=60)
+    parser.add_argument("--rate", type=float, default=20.0, help="jets par seconde")
+    args = parser.parse_args()
+    started = time.monotonic()
+    results = [scenario("SQLite", 1, args),
+               Result("SQLite", 2, note=SQLITE_TWO),
+               scenario("PostgreSQL", 1, args),
+               scenario("PostgreSQL", 2, args)]
+    print(table(results))
+    measured = [r for r in results if not r.note]
+    failed = [r for r in results if r.note.startswith("échec")]
+    good = all(r.lost == 0 and r.leaks == 0 for r in measured) and not failed
+    fast = all(r.p99 < 100 for r in measured)
+    print(f"objectif p99 < 100 ms : {'atteint' if fast else 'NON atteint'} ; "
+          f"perdues et fuites : {'aucune' if good else 'PRÉSENTES'} ; "
+          f"durée {time.monotonic() - started:.0f} s")
+    return 0 if good else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
