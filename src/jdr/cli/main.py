@@ -127,7 +127,7 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
     from jdr.core.actions import commit, execute, refs_of
 
     params = {k: v for k, v in params.items() if v is not None and v != []}
-    rolls = kind not in ("odds", "show", "xp", "session") and not params.get("chances")
+    rolls = kind not in ("odds", "show", "xp", "session", "sante") and not params.get("chances")
     source = _source(seed, des) if rolls or des is not None else None
     write = kind not in ("odds", "show") and not dry_run  # journaled in a campaign
     with workspace(refs_of(kind, params), campagne, write, optional=kind == "roll") as ws:
@@ -327,6 +327,22 @@ def regle_cmd(
     """Joue une règle propre au système (torture, négociation, soigner, manœuvre, ...)."""
     params = {"nom": nom, "personnages": personnages, "opt": opt, "chances": chances or None}
     _act("regle", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne)
+
+
+@app.command("sante")
+def sante_cmd(
+    fiche: PersoArg,
+    valeur: Annotated[str, _arg("12 (fixe), +3 (soins) ou -5 (dégâts) ; en blessures pour felins.",
+                                "VALEUR")],
+    dry_run: DryOpt = False,
+    campagne: CampOpt = None,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = "texte",
+    detail: DetailOpt = False,
+) -> None:
+    """Dégâts ou soins à la main (décision du MJ), journalisés dans une campagne."""
+    _act("sante", {"personnage": fiche, "valeur": valeur}, Output(fmt, as_json, detail),
+         dry_run=dry_run, campagne=campagne)
 
 
 @session_app.command("new")

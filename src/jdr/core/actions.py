@@ -23,6 +23,7 @@ from jdr.core.system import (
     Loaded,
     Outcome,
     RuleRequest,
+    SheetChange,
     XpRequest,
     default_choice,
 )
@@ -56,6 +57,7 @@ PARAMS: dict[str, tuple[frozenset[str], bool]] = {
     "session": (frozenset({"personnages"}), True),
     "show": (frozenset({"personnage"}), False),
     "regle": (frozenset({"nom", "personnages", "opt", "chances"}), True),
+    "sante": (frozenset({"personnage", "valeur"}), True),
 }
 MAX_TEXT = 200
 MAX_PATH = 4096  # a character may be a sheet path: the file layer says when a name is too long
@@ -179,7 +181,7 @@ def refs_of(kind: str, params: Mapping[str, Any]) -> list[str]:
         return refs
     if kind == "attack":
         return [_text(params, "attaquant", True) or "", _text(params, "defenseur", True) or ""]
-    if kind in ("xp", "show"):
+    if kind in ("xp", "show", "sante"):
         return [_text(params, "personnage", True) or ""]
     if kind in ("initiative", "duel", "session", "regle"):
         if kind == "regle" and params.get("personnages") is None:
@@ -250,6 +252,41 @@ def _run_xp(system: AnySystem, params: Mapping[str, Any], loaded: list[Loaded[An
     return lambda _src: system.xp(request)
 
 
+def _health_changes(doc: Any, path: tuple[str, ...], value: int, top: int | None
+                    ) -> tuple[SheetChange, ...]:
+    """Set the current value of a pool (`{max, actuels}`, or a bare number turned into one), or
+    of a plain count, wherever it sits on the sheet."""
+    node: Any = doc.plain()
+    for name in path:
+        node = SheetChange.doc_get(node, name) if isinstance(node, Mapping) else None
+    if isinstance(node, Mapping):
+        return (SheetChange(doc, (*path, "actuels"), value),)
+    if isinstance(node, int) and path[-1] == "blessures":
+        return (SheetChange(doc, path, value),)
+    keep = node if isinstance(node, int) and not isinstance(node, bool) else top
+    return (SheetChange(doc, path, {"max": keep if keep is not None else value, "actuels": value}),)
+
+
+def _run_health(system: AnySystem, params: Mapping[str, Any], sheet: Loaded[Any]
+                ) -> Callable[[DiceSource | None], Outcome]:
+    """The MJ's damage or healing by hand: `valeur` = `12` (set), `+3` or `-5` (change)."""
+    from jdr.core.options import parse_int
+    from jdr.core.results import Line, Notes
+
+    raw = _text(params, "valeur", True) or ""
+    number = parse_int(raw, "valeur", -1000, 1000)
+    health = system.health(sheet)
+    if health is None:
+        raise RuleError(f"{sheet.name} : la fiche n'a pas de points de vie à changer")
+    after = health.after + number if raw.strip()[:1] in "+-" else number
+    unit = "PV" if health.unit == "pv" else "blessures"
+    top = f"/{health.max}" if health.max is not None else ""
+    result = Notes(f"{sheet.name} : {unit} {health.after}{top} → {after}{top}",
+                   (Line("changement à la main (MJ)"),))
+    changes = _health_changes(sheet.doc, system.health_path(sheet), after, health.max)
+    return lambda _src: Outcome(result, changes)
+
+
 def _run_group(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: list[Loaded[Any]],
                chooser: Chooser) -> Callable[[DiceSource | None], Outcome]:
     if kind == "regle":
@@ -295,6 +332,8 @@ def execute(ws: Workspace, kind: str, params: Mapping[str, Any], source: DiceSou
         run = _run_attack(system, params, loaded, chooser)
     elif kind == "xp":
         run = _run_xp(system, params, loaded)
+    elif kind == "sante":
+        run = _run_health(system, params, loaded[0])
     elif kind == "show":
         sheet = loaded[0]
         run = lambda _src: Outcome(system.show(sheet))  # noqa: E731

@@ -267,6 +267,11 @@ class GameSystem(Generic[S]):
     def health(self, sheet: Loaded[S]) -> Health | None:
         return None
 
+    def health_path(self, sheet: Loaded[S]) -> tuple[str, ...]:
+        """Where the current health is kept on the sheet (a `{max, actuels}` pool, or a plain
+        count): what `jdr sante` (the MJ's damage or healing by hand) changes."""
+        return ("pv",)
+
     def conditions(self, sheet: Loaded[S]) -> tuple[str, ...]:
         """Lasting conditions shown in the encounter table (concentration, prédilection utilisée …)."""
         return ()

@@ -49,11 +49,15 @@ def open_sheets(paths: Sequence[str | Path]) -> tuple[AnySystem, list[Loaded[Any
     return system, [load(system, doc) for doc in docs]
 
 
-SHOW = ActionSpec("show", "affiche une fiche et ses valeurs dérivées", rolls=False)
+BUILTIN = {
+    "show": ActionSpec("show", "affiche une fiche et ses valeurs dérivées", rolls=False),
+    "sante": ActionSpec("sante", "dégâts ou soins à la main (MJ) : VALEUR = 12, +3 ou -5",
+                        rolls=False, acts=False),
+}
 
 
 def action_spec(system: AnySystem, action: str) -> ActionSpec:
-    spec = system.actions.get(action) or (SHOW if action == "show" else None)
+    spec = system.actions.get(action) or BUILTIN.get(action)
     if spec is None:
         supported = ", ".join(sorted(system.actions)) or "aucune"
         raise RuleError(f"le système « {system.id} » ne joue pas l'action « {action} » "

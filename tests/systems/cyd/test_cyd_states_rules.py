@@ -114,7 +114,6 @@ def test_D_ALL_02_a_dead_opponent_cannot_oppose(make_sheet: Make, mode: str) -> 
             "D-ALL.02")
 
 
-@pytest.mark.xfail(strict=True, reason="la CLI ne passe pas encore par jdr.core.actions.execute")
 def test_D_ALL_02_the_dead_are_refused_through_the_cli(make_sheet: Make) -> None:
     corpse = dead(make_sheet)
     result = cli("check", corpse.doc.path, "tir", "--seuil", "5", "--de", "d10", "--des", "5")

@@ -117,6 +117,10 @@ class CydSystem(GameSystem[CydSheet]):
     def incapacity(self, sheet: Loaded[CydSheet]) -> Line | None:
         return etat.incapacity(sheet.model)
 
+    def health_path(self, sheet: Loaded[CydSheet]) -> tuple[str, ...]:
+        """R003.02: the Santé is a secondary value."""
+        return ("secondaires", "sante")
+
     def health(self, sheet: Loaded[CydSheet]) -> Health | None:
         return etat.health(sheet.model)
 

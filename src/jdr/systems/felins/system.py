@@ -89,6 +89,10 @@ class FelinsSystem(GameSystem[Cat]):
         """D-ALL.02 a cat that fled, an unconscious, comatose or dead one cannot act."""
         return states.incapacity(sheet.model)
 
+    def health_path(self, sheet: Loaded[Cat]) -> tuple[str, ...]:
+        """R004.22: wound levels are a plain count."""
+        return ("blessures",)
+
     def health(self, sheet: Loaded[Cat]) -> Health:
         """R004.22 the wound levels carried; max = the most it carries and stays conscious."""
         return states.health(sheet.model, self.config)
