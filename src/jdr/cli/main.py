@@ -120,9 +120,33 @@ def _chooser(out: Output) -> Any:
     return ask
 
 
+def _campaign_in_use(campagne: str | None) -> bool:
+    from jdr.campaign.db import CampaignError, find_target
+
+    try:
+        find_target(campagne)
+    except CampaignError:
+        return False
+    return True
+
+
+def _roll(expression: str, out: Output, seed: str | None, des: str | None) -> None:
+    """A free roll outside any campaign: the dice parser alone (fast start)."""
+    from jdr.dice.notation import roll
+    from jdr.dice.source import finish
+
+    source = _source(seed, des)
+    result = roll(expression, source)
+    finish(source)
+    out.render(result)()
+
+
 def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None,
          des: str | None = None, dry_run: bool = False, campagne: str | None = None) -> None:
     """One action, files or campaign: load, act, validate, render, commit, then print."""
+    if kind == "roll" and not _campaign_in_use(campagne):
+        _roll(params["expression"], out, seed, des)  # nothing to load, nothing to journal
+        return
     from jdr.campaign.workspace import workspace
     from jdr.core.actions import commit, execute, refs_of
 

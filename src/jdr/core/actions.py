@@ -87,13 +87,21 @@ class Done:
     kind: str
     system: AnySystem | None
     pending: Pending
-    rec: Record
+    make_record: Callable[[], Record]
     refs: list[str] = field(default_factory=list)
     journal: bool = True  # odds, sheet views and dry runs change nothing and are not journaled
+    _rec: Record | None = None
 
     @property
     def result(self) -> Any:
         return self.pending.result
+
+    @property
+    def rec(self) -> Record:
+        """What the journal keeps (rendered three ways): built only for a campaign."""
+        if self._rec is None:
+            self._rec = self.make_record()
+        return self._rec
 
 
 def split_ref(value: str) -> tuple[str, str | None]:
@@ -344,9 +352,10 @@ def execute(ws: Workspace, kind: str, params: Mapping[str, Any], source: DiceSou
         recording, journal = None, False
     pending = prepare(system, action, run, recording, dry_run)
     who = actor or (loaded[0].name if loaded else "MJ")
-    rec = record(pending, who, kind if kind != "regle" else f"regle:{action}", _plain(params),
-                 recording, visibility, author)
-    return Done(kind, system, pending, rec, refs, journal and not dry_run)
+    name = kind if kind != "regle" else f"regle:{action}"
+    return Done(kind, system, pending,
+                lambda: record(pending, who, name, _plain(params), recording, visibility, author),
+                refs, journal and not dry_run)
 
 
 def _roll(params: Mapping[str, Any], source: Recording | None, actor: str | None,
@@ -359,8 +368,9 @@ def _roll(params: Mapping[str, Any], source: Recording | None, actor: str | None
     result = roll(expression, source)
     source.finish()
     pending = Pending(Outcome(result), ())
-    rec = record(pending, actor or "MJ", "roll", _plain(params), source, visibility, author)
-    return Done("roll", None, pending, rec, [], True)
+    return Done("roll", None, pending,
+                lambda: record(pending, actor or "MJ", "roll", _plain(params), source, visibility,
+                               author), [], True)
 
 
 def _plain(params: Mapping[str, Any]) -> dict[str, Any]:

@@ -178,15 +178,55 @@ def _count(rule: ContestRule, mine: list[tuple[CheckResult, int]],
            theirs: list[tuple[CheckResult, int]]) -> tuple[dict[str, int], int]:
     """Integer weights of each outcome (actor, opponent, nobody, reroll) and of a primary tie."""
     keys = [c.key for c in rule.criteria]
+    if any(c.nobody_if_both_low for c in rule.criteria):
+        return _count_pairs(rule, _grouped(mine, keys), _grouped(theirs, keys))
+    return _count_sorted(rule, mine, theirs, keys)
+
+
+def _count_pairs(rule: ContestRule, mine: list[tuple[CheckResult, int]],
+                 theirs: list[tuple[CheckResult, int]]) -> tuple[dict[str, int], int]:
+    """Every pair through `rule.decide` (rules that are not a plain ordering)."""
     counts = {"actor": 0, "opponent": 0, "nobody": 0, "reroll": 0}
     tie = 0
     primary = rule.primary()
-    for a, wa in _grouped(mine, keys):
-        for b, wb in _grouped(theirs, keys):
+    for a, wa in mine:
+        for b, wb in theirs:
             winner, index, _ = rule.decide(a, b)
             counts[winner or "reroll"] += wa * wb
             if index == -1 or index > primary:
                 tie += wa * wb
+    return counts, tie
+
+
+def _count_sorted(rule: ContestRule, mine: list[tuple[CheckResult, int]],
+                  theirs: list[tuple[CheckResult, int]], keys: list[str]
+                  ) -> tuple[dict[str, int], int]:
+    """A rule that is a plain ordering (the first criterion that differs decides, else `final`):
+    the opponent's outcomes sorted once, each of the actor's placed by bisection, O(n log n)
+    instead of every pair. Same counts as `_count_pairs` (a test compares them)."""
+    from bisect import bisect_left
+    from itertools import accumulate
+
+    primary = rule.primary() + 1
+    weights: dict[tuple[int, ...], int] = {}
+    prefixes: dict[tuple[int, ...], int] = {}
+    for b, wb in theirs:
+        vector = tuple(_key(b, k) for k in keys)
+        weights[vector] = weights.get(vector, 0) + wb
+        prefixes[vector[:primary]] = prefixes.get(vector[:primary], 0) + wb
+    vectors = sorted(weights)
+    below = [0, *accumulate(weights[v] for v in vectors)]
+    total = below[-1]
+    counts = {"actor": 0, "opponent": 0, "nobody": 0, "reroll": 0}
+    tie = 0
+    for a, wa in mine:
+        vector = tuple(_key(a, k) for k in keys)
+        pos = bisect_left(vectors, vector)
+        equal = weights.get(vector, 0)
+        counts["actor"] += wa * below[pos]
+        counts["opponent"] += wa * (total - below[pos] - equal)
+        counts[rule.final] += wa * equal
+        tie += wa * prefixes.get(vector[:primary], 0)
     return counts, tie
 
 

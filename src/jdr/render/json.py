@@ -7,22 +7,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jdr.core.check import CheckResult, Odds
-from jdr.core.contest import ContestResult
-from jdr.core.initiative import Order
-from jdr.core.results import (
-    AttackReport,
-    Damage,
-    EncounterView,
-    Line,
-    Location,
-    Notes,
-    Purchase,
-    Report,
-    SheetView,
-)
+from jdr.core.results import Line
+
+if TYPE_CHECKING:
+    from jdr.core.check import CheckResult, Odds
+    from jdr.core.contest import ContestResult
+    from jdr.core.initiative import Order
+    from jdr.core.results import (
+        AttackReport,
+        Damage,
+        EncounterView,
+        Location,
+        Notes,
+        Purchase,
+        Report,
+        SheetView,
+    )
 from jdr.dice.notation import Die, RollResult
 
 SCHEMA_VERSION = 1
@@ -182,23 +184,36 @@ def encounter(e: EncounterView) -> dict[str, Any]:
     }
 
 
-_DISPATCH: tuple[tuple[type, Any], ...] = (
-    (RollResult, roll), (CheckResult, check), (ContestResult, contest), (Odds, odds),
-    (Order, order), (AttackReport, attack), (SheetView, sheet), (Purchase, purchase),
-    (Notes, notes), (Report, report), (EncounterView, encounter),
-)
+_DISPATCH: dict[str, Any] = {  # by class name, along the MRO (see render/text.py)
+    "RollResult": roll, "CheckResult": check, "ContestResult": contest, "Odds": odds,
+    "Order": order, "AttackReport": attack, "SheetView": sheet, "Purchase": purchase,
+    "Notes": notes, "Report": report, "EncounterView": encounter,
+}
 
 
 def to_json(result: Any) -> dict[str, Any]:
-    for kind, fn in _DISPATCH:
-        if isinstance(result, kind):
+    for cls in type(result).__mro__:
+        fn = _DISPATCH.get(cls.__name__)
+        if fn is not None:
             out: dict[str, Any] = fn(result)
             return out
     raise TypeError(f"pas de rendu JSON pour {type(result).__name__}")
 
 
+_UNSAFE: Any = None
+
+
 def dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2)
+    """JSON text; characters a terminal or a page could obey (DEL, C1 controls, line and
+    paragraph separators, bidi overrides) are written as `\\uXXXX` escapes, still valid JSON."""
+    import re
+
+    global _UNSAFE
+    if _UNSAFE is None:
+        _UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    escaped: str = _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return escaped
 
 
 def error(message: str) -> str:

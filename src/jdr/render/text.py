@@ -6,20 +6,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jdr.core.check import CheckResult, Odds
-from jdr.core.contest import ContestResult
-from jdr.core.initiative import Order
-from jdr.core.results import (
-    AttackReport,
-    EncounterView,
-    Line,
-    Notes,
-    Purchase,
-    Report,
-    SheetView,
-)
+from jdr.core.results import Line
+
+if TYPE_CHECKING:
+    from jdr.core.check import CheckResult, Odds
+    from jdr.core.contest import ContestResult
+    from jdr.core.initiative import Order
+    from jdr.core.results import (
+        AttackReport,
+        EncounterView,
+        Notes,
+        Purchase,
+        Report,
+        SheetView,
+    )
 from jdr.dice.notation import Die, RollResult
 from jdr.render.safe import clean
 
@@ -89,8 +91,9 @@ class TextRenderer:
 
     # -- dispatch
     def render(self, result: Any, indent: str = "") -> None:
-        for kind, method in _DISPATCH:
-            if isinstance(result, kind):
+        for cls in type(result).__mro__:
+            method = _DISPATCH.get(cls.__name__)
+            if method is not None:
                 getattr(self, method)(result, indent)
                 return
         raise TypeError(f"pas de rendu texte pour {type(result).__name__}")
@@ -274,11 +277,13 @@ class TextRenderer:
         self.note_lines(r.notes, indent + "  · ")
 
 
-_DISPATCH: tuple[tuple[type, str], ...] = (
-    (RollResult, "roll"), (CheckResult, "check"), (ContestResult, "contest"), (Odds, "odds"),
-    (Order, "order"), (AttackReport, "attack"), (SheetView, "sheet"), (Purchase, "purchase"),
-    (Notes, "notes"), (Report, "report"), (EncounterView, "encounter"),
-)
+# By class name (found along the result's MRO): the result modules are imported only by the
+# commands that make those results (`jdr roll` never loads the check, contest or sheet types).
+_DISPATCH: dict[str, str] = {
+    "RollResult": "roll", "CheckResult": "check", "ContestResult": "contest", "Odds": "odds",
+    "Order": "order", "AttackReport": "attack", "SheetView": "sheet", "Purchase": "purchase",
+    "Notes": "notes", "Report": "report", "EncounterView": "encounter",
+}
 
 
 def styled(result: Any, detail: bool = False) -> list[Styled]:
