@@ -6,10 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import NAIN_YAML
-
 from jdr.campaign.store import Campaign
 from jdr.core.sheet import SheetDocument
+from sheets_data import NAIN_YAML
 
 PROCESSES = 4
 ACTIONS = 10

@@ -6,7 +6,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import NAIN_YAML
 
 from jdr.campaign.db import CampaignError, engine_for, head_revision, known_revisions, migrate
 from jdr.campaign.journal import commit, undo
@@ -15,6 +14,7 @@ from jdr.core.sheet import SheetDocument
 from jdr.core.system import Outcome, SheetChange
 from jdr.core.usecase import Pending, apply_changes, record
 from jdr.errors import RuleError
+from sheets_data import NAIN_YAML
 
 GOBELIN = """\
 systeme: cydonia

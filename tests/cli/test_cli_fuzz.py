@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ELFE_YAML, NAIN_YAML
 from helpers import cli
 from jdr.cli.french import commands
 from jdr.cli.main import command
 from jdr.core.registry import available, get_system
+from sheets_data import ELFE_YAML, NAIN_YAML
 
 ROOT = command()
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import httpx
 
-from conftest import ELFE_YAML, NAIN_YAML
 from jdr.web.app import create_app
+from sheets_data import ELFE_YAML, NAIN_YAML
 
 GOBELIN_YAML = """\
 systeme: cydonia

@@ -56,15 +56,14 @@ def campaign_here(campagne: str | None) -> str | None:
 
 
 @contextmanager
-def workspace(refs: Sequence[str], campagne: str | None, write: bool,
-              optional: bool = False) -> Iterator[Workspace]:
-    """`optional`: an action without characters (a free roll) is journaled in the campaign in
-    use, if there is one, and otherwise works without any."""
+def workspace(refs: Sequence[str], campagne: str | None, write: bool) -> Iterator[Workspace]:
+    """An action without characters (a free roll) is journaled in the campaign in use, if there
+    is one, and otherwise works without any."""
     files = [_is_file_ref(r) for r in refs]
-    here = campaign_here(campagne) if campagne is not None or not all(files) or not refs else None
-    if (refs and all(files) and campagne is None) or (
-            here is None and (optional or refs) and campagne is None):
-        # files, or no campaign at all: reading the sheets says what is missing, in French
+    here = None
+    if campagne is not None or not (refs and all(files)):
+        here = campaign_here(campagne)
+    if here is None:  # sheet files, or no campaign at all: reading says what is missing
         with file_workspace(refs, write) as ws:
             yield ws
         return
@@ -73,7 +72,6 @@ def workspace(refs: Sequence[str], campagne: str | None, write: bool,
                        "ou tout en noms d'une campagne")
     from jdr.campaign.store import Campaign
 
-    assert here is not None
     campaign = Campaign.open(here)
     try:
         if write:

@@ -154,7 +154,7 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
     rolls = kind not in ("odds", "show", "xp", "session", "sante") and not params.get("chances")
     source = _source(seed, des) if rolls or des is not None else None
     write = kind not in ("odds", "show") and not dry_run  # journaled in a campaign
-    with workspace(refs_of(kind, params), campagne, write, optional=kind == "roll") as ws:
+    with workspace(refs_of(kind, params), campagne, write) as ws:
         done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
         show = out.render(done.result)
         commit(ws, done)

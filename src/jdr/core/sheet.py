@@ -55,11 +55,6 @@ WHOLE = BeforeValidator(_whole)
 Int = Annotated[int, WHOLE]
 
 
-def Ranged(lo: int, hi: int | None = None) -> Any:
-    """Deprecated spelling of `Annotated[Int, InRange(lo, hi)]` (needs a type: ignore)."""
-    return Annotated[int, WHOLE, InRange(lo, hi)]
-
-
 def NormalizedKeys(where: str) -> BeforeValidator:
     """Pydantic metadata for a dict whose keys are names (D-ALL.01):
     `Annotated[dict[str, Annotated[Int, InRange(0, 10)]], NormalizedKeys("competences")]`."""

@@ -17,7 +17,7 @@ Routes (every one but the first two needs `Authorization: Bearer JETON`):
     GET    /api/tables/{id}/journal?depuis=N           the entries the caller may see
     WS     /api/tables/{id}/direct?token=…&depuis=N    the same, live
 
-The OpenAPI schema is at `/api/openapi.json`.
+The OpenAPI schema is at `/api/openapi.json`. The pages (French HTML, htmx) are in `jdr.web.pages`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from jdr.web import characters, errors, live, play, tables
+from jdr.web import characters, errors, live, pages, play, tables
 from jdr.web.errors import FrenchJSON
 from jdr.web.state import Server
 
@@ -54,4 +54,5 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool) -> FastAPI:
     app.include_router(characters.router)
     app.include_router(play.router)
     app.add_api_websocket_route("/api/tables/{id}/direct", live.direct)
+    pages.install(app)
     return app

@@ -1,0 +1,119 @@
+"""What the pages share: templates, the session cookie, forms, French errors as HTML.
+
+A person enters a table through an invitation link `/table/{id}#jeton=…`: a tiny script reads the
+fragment (never sent to the server in a URL), POSTs it to `/entrer`, which checks it exactly like
+the API (`Server.authenticate`) and sets it in an HttpOnly, SameSite=Strict cookie `jdr_{id}`;
+every later page and the live channel read the cookie. Forms are sent URL-encoded (htmx's
+default) and read here without any extra dependency.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+from urllib.parse import parse_qs
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+
+from jdr.errors import JdrError, SheetError
+from jdr.web.auth import Caller
+from jdr.web.errors import ApiError, from_jdr
+from jdr.web.state import Server
+
+COOKIE_AGE = 60 * 60 * 24 * 90
+ROLE_TEXT = {"mj": "MJ", "joueur": "joueur", "spectateur": "spectateur"}
+
+
+@cache
+def environment() -> Any:
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    env = Environment(loader=PackageLoader("jdr.web", "templates"),
+                      autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+    env.filters["pourcent"] = percent
+    env.globals["ROLE_TEXT"] = ROLE_TEXT
+    return env
+
+
+def percent(value: Any) -> str:
+    if value is None:
+        return "—"
+    return f"{float(value) * 100:.1f} %".replace(".", ",")
+
+
+def render(name: str, status: int = 200, headers: dict[str, str] | None = None,
+           **context: Any) -> HTMLResponse:
+    html = environment().get_template(name).render(**context)
+    return HTMLResponse(html, status_code=status, headers=headers)
+
+
+def server_of(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def cookie_name(table_id: int) -> str:
+    return f"jdr_{table_id}"
+
+
+def set_session(response: Response, request: Request, table_id: int, token: str) -> None:
+    response.set_cookie(cookie_name(table_id), token, max_age=COOKIE_AGE, path="/", httponly=True,
+                        samesite="strict", secure=request.url.scheme == "https")
+
+
+def caller_from_cookie(request: Request, table_id: int) -> Caller:
+    """The member behind this table's cookie (401 without one), checked like the API's token."""
+    token = request.cookies.get(cookie_name(table_id))
+    if not token:
+        raise ApiError(401, "vous n'êtes pas entré à cette table : ouvrez votre lien d'invitation")
+    return server_of(request).authenticate(token, table_id)
+
+
+async def form_of(request: Request) -> dict[str, list[str]]:
+    """The URL-encoded form of a request (the body limit is the API's: 64 KB)."""
+    body = (await request.body()).decode("utf-8", "replace")
+    return parse_qs(body, keep_blank_values=True, max_num_fields=500)
+
+
+def one(form: dict[str, list[str]], key: str, default: str = "") -> str:
+    values = form.get(key)
+    return values[0].strip() if values else default
+
+
+def failure(exc: Exception) -> ApiError:
+    """Any refusal as an `ApiError` (its French message, its problems for a sheet)."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, JdrError):
+        return from_jdr(exc)
+    raise exc
+
+
+def problems_of(exc: Exception) -> list[str]:
+    if isinstance(exc, SheetError):
+        return list(exc.problems)
+    if isinstance(exc, ApiError):
+        return [str(p) for p in exc.extra.get("problemes", [])]
+    return []
+
+
+def message(text: str, kind: str = "erreur", headers: dict[str, str] | None = None) -> HTMLResponse:
+    """A one-line answer to an htmx call (200: htmx swaps it in)."""
+    return render("_message.html", headers=headers, texte=text, genre=kind)
+
+
+def refreshed(text: str) -> HTMLResponse:
+    """Success of a journaled action: the journal and the panels refresh at once."""
+    return message(text, "ok", {"HX-Trigger": "jdr-journal"})
+
+
+def error_page(request: Request, exc: ApiError) -> HTMLResponse:
+    return render("erreur.html", status=exc.status, titre="Refusé", message=exc.message,
+                  request=request)
+
+
+def page_context(request: Request, caller: Caller, active: str) -> dict[str, Any]:
+    campaign = caller.campaign
+    return {"request": request, "caller": caller, "table": campaign, "active": active,
+            "systeme": campaign.system_id}

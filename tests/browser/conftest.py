@@ -1,0 +1,39 @@
+"""Browser tests: Playwright for Python driving Debian's chromium (see `browser_support`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.append(str(Path(__file__).parent))
+
+from browser_support import ARGS, CHROMIUM, Site, new_site
+from web_support import live_server
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"chromium introuvable ({CHROMIUM}) : apt-get install -y chromium")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("pages") / "tables.jdr"
+    with live_server(str(db)) as live:
+        yield live.url
+
+
+@pytest.fixture
+def site(server: str) -> Site:
+    return new_site(server)
