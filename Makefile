@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/jdr demo
+	$(PY) -m jdr.web.demo
 
 test: $(STAMP)
 	bash scripts/services.sh

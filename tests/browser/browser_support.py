@@ -48,7 +48,8 @@ class Site:
 
 def new_site(url: str) -> Site:
     """A Cydonia table: Lise plays Nain A; Elfe B and Gobelin are the MJ's."""
-    r = httpx.post(f"{url}/api/tables", json={"nom": f"La Marche {next(COUNTER)}", "systeme": "cydonia"}, timeout=10)
+    r = httpx.post(f"{url}/api/tables", json={"nom": f"La Marche {next(COUNTER)}", "systeme": "cydonia"},
+                   timeout=10)
     assert r.status_code == 201, r.text
     table, mj = r.json()["id"], r.json()["jeton"]
     site = Site(url, table, mj, "")

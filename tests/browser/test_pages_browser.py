@@ -67,6 +67,26 @@ def _attack(mj: Any) -> None:
     mj.click("#attaque button[type=submit]")
 
 
+def _grown(site: Site, seq: int) -> None:
+    """Wait until the journal has an entry after `seq` (the action clicked is committed)."""
+    deadline = time.monotonic() + 5
+    while site.api("GET", "/journal")[-1]["seq"] <= seq:
+        assert time.monotonic() < deadline, "l'action n'a rien journalisé"
+        time.sleep(0.05)
+
+
+def _settled(site: Site, *pages: Any) -> str:
+    """Wait until every page shows the server's last entry and whose turn it is; that name."""
+    entries = site.api("GET", "/journal")
+    current = next(e["result"]["current"] for e in reversed(entries)
+                   if e["result"].get("type") == "encounter")
+    for page in pages:
+        expect(page.locator("#journal li.entree").last).to_have_attribute(
+            "data-seq", str(entries[-1]["seq"]))
+        expect(page.locator("#courant")).to_have_text(current)
+    return str(current)
+
+
 def test_full_fight_through_the_pages(browser: Any, site: Site) -> None:
     mj = enter(browser, site, site.mj)
     player = enter(browser, site, site.player)
@@ -78,17 +98,17 @@ def test_full_fight_through_the_pages(browser: Any, site: Site) -> None:
     expect(mj.locator("#round")).to_have_text("1")
     expect(player.locator("#round")).to_have_text("1")
     for _ in range(30):
-        current = mj.locator("#courant").inner_text()
-        state = _row(mj, "Gobelin").locator(".etat").inner_text()
-        if state != "debout":
+        current = _settled(site, mj, player)
+        if _row(mj, "Gobelin").locator(".etat").inner_text() != "debout":
             break
+        if current == "Nain A":  # Lise's turn: she attacks from her own page
+            seq = site.api("GET", "/journal")[-1]["seq"]
+            _attack(player)
+            _grown(site, seq)
+            _settled(site, mj, player)
         seq = site.api("GET", "/journal")[-1]["seq"]
-        if current == "Nain A":
-            page = player  # Lise's turn: she attacks from her own page
-            _attack(page)
-        else:
-            mj.click("#suivant")
-        expect(mj.locator("#journal li.entree").last).not_to_have_attribute("data-seq", str(seq))
+        mj.click("#suivant")
+        _grown(site, seq)
     attacks = [e for e in site.api("GET", "/journal") if e["action"] == "attack" and e["result"]["hit"]]
     assert attacks, "aucune attaque n'a touché"
     health = attacks[-1]["result"]["health"]

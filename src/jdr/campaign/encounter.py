@@ -74,7 +74,7 @@ def _given_order(loaded: list[Loaded[Any]]) -> Outcome:
 
     n = len(loaded)
     entries = tuple(OrderEntry(s.name, n - i, None, (), ()) for i, s in enumerate(loaded))
-    return Outcome(Order(entries, (), "", "ordre donné par le MJ",
+    return Outcome(Order(entries, (), "", "initiative",
                          (Line("ordre donné par le MJ, dans l'ordre des noms"),)))
 
 

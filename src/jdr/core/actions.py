@@ -287,6 +287,8 @@ def _run_health(system: AnySystem, params: Mapping[str, Any], sheet: Loaded[Any]
     if health is None:
         raise RuleError(f"{sheet.name} : la fiche n'a pas de points de vie à changer")
     after = health.after + number if raw.strip()[:1] in "+-" else number
+    if health.unit == "pv" and health.max is not None:
+        after = min(after, health.max)  # healing by hand stops at the maximum
     unit = "PV" if health.unit == "pv" else "blessures"
     top = f"/{health.max}" if health.max is not None else ""
     result = Notes(f"{sheet.name} : {unit} {health.after}{top} → {after}{top}",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -219,13 +218,11 @@ class SheetDocument:
     @classmethod
     def load(cls, path: str | Path) -> SheetDocument:
         """Read a sheet file; every failure is one French `SheetError` naming the file (a path
-        too long, a NUL byte, no permission, a folder, not UTF-8, ...), never an OSError."""
+        too long, a NUL byte, no permission, a folder, a FIFO or device, over 1 MB, not UTF-8,
+        ...), never an OSError. Only regular files are read, and never past the size limit."""
         p = Path(path)
         try:
-            if p.is_dir():
-                raise SheetError(f"{shown_path(p)} est un dossier, pas une fiche")
-            with p.open("rb") as handle:
-                raw = handle.read(MAX_SHEET_BYTES + 1)
+            raw = _read_regular(p)
         except FileNotFoundError:
             raise SheetError(f"fiche introuvable : {shown_path(p)}") from None
         except (OSError, ValueError) as exc:
@@ -245,6 +242,7 @@ class SheetDocument:
         from ruamel.yaml.error import YAMLError
 
         try:
+            check_limits(text, path)
             data = _yaml().load(text)
         except YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
@@ -318,28 +316,84 @@ class SheetDocument:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    """See `jdr.core.files.write_atomic`: links kept, read-only refused, no temporary left."""
+    from jdr.core.files import write_atomic as write
+
+    write(path, text)
+
+
+def _read_regular(path: Path) -> bytes:
+    """The bytes of a regular file, at most MAX_SHEET_BYTES + 1 of them: a FIFO, a device
+    (`/dev/zero`), a folder is refused before anything is read, and so is a file too big."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        with _suppress():
-            os.unlink(tmp)
-        raise
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise SheetError(f"{shown_path(path)} est un dossier, pas une fiche")
+        if not stat.S_ISREG(info.st_mode):
+            raise SheetError(f"{shown_path(path)} n'est pas un fichier ordinaire (tube, périphérique…)")
+        if info.st_size > MAX_SHEET_BYTES:
+            raise SheetError(f"{shown_path(path)} : fiche trop grande (plus de 1 Mo)")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_SHEET_BYTES:
+            chunk = os.read(fd, MAX_SHEET_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
-class _suppress:
-    def __enter__(self) -> None:
-        return None
+MAX_DEPTH = 50
+MAX_NODES = 100_000
+MAX_NUMBER = 30
 
-    def __exit__(self, *exc: object) -> bool:
-        return True
+
+def check_limits(text: str, path: Path) -> None:
+    """Walk the YAML events before anything is built: nesting depth, total nodes counting
+    what aliases would expand to (an alias bomb is refused, not expanded), and the length of
+    numbers (a 5,000-digit integer). Each refusal is one French line, fast."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    number = re.compile(r"[-+]?[0-9][0-9_]*")
+    sizes: dict[str, int] = {}
+    stack: list[list[Any]] = []  # [anchor, size so far]
+    total = 0
+    for event in YAML(typ="rt").parse(text):
+        kind = type(event).__name__
+        if kind in ("MappingStartEvent", "SequenceStartEvent"):
+            if len(stack) >= MAX_DEPTH:
+                raise SheetError(f"{shown_path(path)} : imbrication trop profonde "
+                                 f"(au plus {MAX_DEPTH} niveaux)")
+            stack.append([event.anchor, 1])
+            continue
+        if kind in ("MappingEndEvent", "SequenceEndEvent"):
+            anchor, size = stack.pop()
+        elif kind == "ScalarEvent":
+            value = event.value
+            if event.style is None and len(value) > MAX_NUMBER and number.fullmatch(value):
+                raise SheetError(f"{shown_path(path)} : nombre trop long ({len(value)} chiffres ; "
+                                 f"au plus {MAX_NUMBER})")
+            anchor, size = event.anchor, 1
+        elif kind == "AliasEvent":
+            anchor, size = None, sizes.get(event.anchor, 1)
+        else:
+            continue
+        if anchor:
+            sizes[anchor] = size
+        total += size if kind == "AliasEvent" else (1 if kind == "ScalarEvent" else 0)
+        if stack:
+            stack[-1][1] += size
+        if total > MAX_NODES or (stack and stack[-1][1] > MAX_NODES):
+            raise SheetError(f"{shown_path(path)} : fiche trop grande une fois développée "
+                             f"(plus de {MAX_NODES} valeurs : alias en cascade ?)")
 
 
 def validate(model: type[BaseModel], doc: SheetDocument) -> Any:

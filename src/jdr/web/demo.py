@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     base = f"http://127.0.0.1:{args.port}"
     links = prepare(Path(args.db), base)
-    for system_id, link in links.items():
+    for link in links.values():
         print(f"{link['nom']}\n  MJ     : {link['mj']}\n  {PLAYER:6} : {link['joueur']}", flush=True)
     if args.preparer:
         return 0

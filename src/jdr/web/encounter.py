@@ -88,8 +88,9 @@ def combat_page(id: TableId, request: Request) -> HTMLResponse:
 
     caller = caller_from_cookie(request, id)
     entries = journal_views(caller)
-    return render("combat.html", **page_context(request, caller, "combat"), entrees=entries,
-                  dernier=entries[-1]["seq"] if entries else 0, **panel_data(caller))
+    context = {**panel_data(caller), **page_context(request, caller, "combat")}
+    return render("combat.html", **context, entrees=entries,
+                  dernier=entries[-1]["seq"] if entries else 0)
 
 
 @router.get("/tables/{id}/f/combat", response_class=HTMLResponse)

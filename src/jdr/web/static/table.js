@@ -7,7 +7,7 @@
   var journal = document.getElementById('journal');
   if (!id || !journal) { return; }
   var last = Number(journal.dataset.last || 0);
-  var busy = false, again = false, retry = 500;
+  var busy = false, again = false, changed = false, retry = 500;
   var badge = document.getElementById('direct');
 
   function state(text, on) {
@@ -28,12 +28,16 @@
           if (seq > last) { journal.appendChild(li); last = seq; added = true; }
         });
         journal.dataset.last = String(last);
-        if (added) {
-          journal.scrollTop = journal.scrollHeight;
+        if (added) { journal.scrollTop = journal.scrollHeight; changed = true; }
+      })
+      .finally(function () {
+        busy = false;
+        if (again) { again = false; refresh(); return; }
+        if (changed) {  // once the journal is up to date: the panels follow
+          changed = false;
           document.body.dispatchEvent(new CustomEvent('jdr-change', {bubbles: true}));
         }
-      })
-      .finally(function () { busy = false; if (again) { again = false; refresh(); } });
+      });
   }
 
   function connect() {

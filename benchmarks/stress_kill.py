@@ -1,0 +1,88 @@
+"""Kill `jdr attack` with SIGKILL at random moments, N times, on a large YAML sheet: count how
+often the sheet was left before the action, after it, broken, and temporary files left behind.
+
+    python benchmarks/stress_kill.py [--kills 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+NAIN = """systeme: cydonia
+nom: Nain A
+caracteristiques: {physique: 7, agilite: 4, dexterite: 4, sensoriel: 3, courage: 5, charisme: 2,
+  mental: 1, chance: 3}
+competences: {hache: 6, esquive: 2}
+pv: 30
+armes:
+  - {nom: Hache, competence: hache, degats: "PHY+3+1d10", equipee: principale}
+"""
+CIBLE = """systeme: cydonia
+nom: Cible
+caracteristiques: {physique: 5, agilite: 1, dexterite: 1, sensoriel: 1, courage: 1, charisme: 1,
+  mental: 1, chance: 1}
+competences: {}
+pv: {max: 100000, actuels: 100000}
+"""
+
+
+def _after(text: str, before: str) -> bool:
+    """A whole sheet, 16 PV lower than before (the scripted hit), every note kept."""
+    from jdr.core.sheet import SheetDocument
+
+    try:
+        now = SheetDocument.from_text(text, Path("cible.yaml")).plain()
+        then = SheetDocument.from_text(before, Path("cible.yaml")).plain()
+    except Exception:
+        return False
+    notes = all(now.get(k) == v for k, v in then.items() if k.startswith("note_"))
+    return notes and now["pv"]["actuels"] == then["pv"]["actuels"] - 16
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kills", type=int, default=200)
+    args = parser.parse_args()
+    rng = random.Random(7)
+    folder = Path(tempfile.mkdtemp(prefix="jdr-kill-"))
+    nain, cible = folder / "nain.yaml", folder / "cible.yaml"
+    nain.write_text(NAIN, encoding="utf-8")
+    filler = "".join(f"note_{i}: {'x' * 60}\n" for i in range(9000))
+    cible.write_text(CIBLE + filler, encoding="utf-8")
+    counts = {"avant": 0, "après": 0, "cassée": 0, "temporaires": 0}
+    start = time.perf_counter()  # one whole run, to spread the kills over its duration
+    subprocess.run([sys.executable, "-m", "jdr.cli.main", "attack", str(nain), str(cible), "--des",
+                    "8,1,10,6"], check=True, stdout=subprocess.DEVNULL)
+    duration = time.perf_counter() - start
+    print(f"durée d'une attaque sur la grande fiche : {duration * 1000:.0f} ms")
+    for _ in range(args.kills):
+        before = cible.read_text(encoding="utf-8")
+        proc = subprocess.Popen([sys.executable, "-m", "jdr.cli.main", "attack", str(nain), str(cible),
+                                 "--des", "8,1,10,6"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.3, 1.1) * duration)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        text = cible.read_text(encoding="utf-8")
+        if text == before:
+            counts["avant"] += 1
+        elif _after(text, before):
+            counts["après"] += 1
+        else:
+            counts["cassée"] += 1
+        leftovers = [p for p in folder.iterdir() if p.name.startswith(".")]
+        counts["temporaires"] += len(leftovers)
+        for p in leftovers:
+            p.unlink()
+    print(f"{args.kills} kill -9 : " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+if __name__ == "__main__":
+    main()
