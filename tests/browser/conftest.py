@@ -15,7 +15,7 @@ from browser_support import ARGS, CHROMIUM, Site, new_site
 from web_support import live_server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 

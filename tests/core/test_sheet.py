@@ -39,7 +39,7 @@ def test_atomic_write_leaves_old_file_on_failure(tmp_path: Path, monkeypatch: py
         raise OSError("disque plein")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(SheetError, match="écriture impossible"):
         write_atomic(path, "new\n")
     assert path.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["s.yaml"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -248,12 +249,25 @@ class Hubs:
 # ------------------------------------------------------------------ the WebSocket route
 
 
+TokenOf = Callable[[WebSocket, int], "str | None"]
+
+
+def _query_token(websocket: WebSocket, _table: int) -> str | None:
+    return websocket.query_params.get("token")
+
+
 async def direct(websocket: WebSocket) -> None:
     """`WS /api/tables/{id}/direct?token=…&depuis=N`: backlog after N, then each new entry."""
+    await serve_channel(websocket, _query_token)
+
+
+async def serve_channel(websocket: WebSocket, token_of: TokenOf) -> None:
+    """One live channel (the API's, or the pages' with the cookie's token): the backlog after
+    `depuis` the caller may see, then each new entry, filtered by `Caller.may_see`."""
     server: Server = websocket.app.state.server
     await websocket.accept()
     try:
-        caller, since = await _open(server, websocket)
+        caller, since = await _open(server, websocket, token_of)
         hub, sub = await server.hubs.subscribe(caller)
     except ApiError as exc:
         await _refuse(websocket, exc)
@@ -268,7 +282,8 @@ async def direct(websocket: WebSocket) -> None:
         server.hubs.unsubscribe(hub, sub)
 
 
-async def _open(server: Server, websocket: WebSocket) -> tuple[Caller, int | None]:
+async def _open(server: Server, websocket: WebSocket, token_of: TokenOf
+                ) -> tuple[Caller, int | None]:
     from jdr.errors import JdrError
     from jdr.web.errors import from_jdr
 
@@ -282,7 +297,7 @@ async def _open(server: Server, websocket: WebSocket) -> tuple[Caller, int | Non
             raise ApiError(400, "depuis : nombre entier positif attendu")
         since = int(raw_since)
     try:
-        caller = await run_in_threadpool(server.authenticate, websocket.query_params.get("token"),
+        caller = await run_in_threadpool(server.authenticate, token_of(websocket, int(raw_id)),
                                          int(raw_id))
     except JdrError as exc:
         raise from_jdr(exc) from None
