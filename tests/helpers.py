@@ -10,11 +10,34 @@ import contextlib
 import io
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 GOLDEN = Path(__file__).parent / "golden"
+
+# PostgreSQL for the tests that run on both databases: 127.0.0.1:5432, trust auth, database
+# `test` (override with JDR_TEST_PG). Down → those tests fail, never skip.
+PG = os.environ.get("JDR_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@contextlib.contextmanager
+def pg_schema(prefix: str = "jdr_t") -> Iterator[str]:
+    """A fresh PostgreSQL schema, dropped afterwards: its SQLAlchemy URL."""
+    import secrets
+
+    import psycopg
+
+    admin = PG.replace("postgresql+psycopg://", "postgresql://")
+    schema = f"{prefix}_{secrets.token_hex(6)}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{PG}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 @dataclass

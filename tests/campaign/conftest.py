@@ -8,18 +8,12 @@ tests fail (they never skip): start it with
 
 from __future__ import annotations
 
-import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-PG = os.environ.get("JDR_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-
-
-def _pg_admin() -> str:
-    return PG.replace("postgresql+psycopg://", "postgresql://")
+from helpers import pg_schema
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -28,13 +22,5 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield str(tmp_path / "essai.jdr")
         return
-    import psycopg
-
-    schema = f"jdr_t_{secrets.token_hex(6)}"
-    with psycopg.connect(_pg_admin(), autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(_pg_admin(), autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with pg_schema("jdr_t") as url:
+        yield url

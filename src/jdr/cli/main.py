@@ -148,12 +148,12 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
         _roll(params["expression"], out, seed, des)  # nothing to load, nothing to journal
         return
     from jdr.campaign.workspace import workspace
-    from jdr.core.actions import commit, execute, refs_of
+    from jdr.core.actions import commit, execute, journaled, refs_of
 
     params = {k: v for k, v in params.items() if v is not None and v != []}
     rolls = kind not in ("odds", "show", "xp", "session", "sante") and not params.get("chances")
     source = _source(seed, des) if rolls or des is not None else None
-    write = kind not in ("odds", "show") and not dry_run  # journaled in a campaign
+    write = journaled(kind) and not dry_run
     with workspace(refs_of(kind, params), campagne, write) as ws:
         done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
         show = out.render(done.result)

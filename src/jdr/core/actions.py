@@ -42,22 +42,22 @@ from jdr.core.usecase import (
 from jdr.dice.source import DiceSource
 from jdr.errors import JdrError, RuleError
 
-# type -> (accepted params, whether it may write sheets)
-PARAMS: dict[str, tuple[frozenset[str], bool]] = {
-    "roll": (frozenset({"expression"}), False),
-    "check": (frozenset({"personnage", "competence", "carac", "seuil", "contre", "bonus", "choix",
-                         "de", "opt"}), True),
-    "odds": (frozenset({"personnage", "competence", "carac", "seuil", "contre", "bonus", "choix",
-                        "de", "opt"}), False),
-    "attack": (frozenset({"attaquant", "defenseur", "arme", "defense", "visee", "critique",
-                          "complete", "opt"}), True),
-    "xp": (frozenset({"personnage", "competence", "carac", "pv", "opt"}), True),
-    "initiative": (frozenset({"personnages", "opt"}), False),
-    "duel": (frozenset({"personnages", "opt"}), True),
-    "session": (frozenset({"personnages"}), True),
-    "show": (frozenset({"personnage"}), False),
-    "regle": (frozenset({"nom", "personnages", "opt", "chances"}), True),
-    "sante": (frozenset({"personnage", "valeur"}), True),
+# type -> the params it accepts
+PARAMS: dict[str, frozenset[str]] = {
+    "roll": frozenset({"expression"}),
+    "check": frozenset({"personnage", "competence", "carac", "seuil", "contre", "bonus", "choix",
+                         "de", "opt"}),
+    "odds": frozenset({"personnage", "competence", "carac", "seuil", "contre", "bonus", "choix",
+                        "de", "opt"}),
+    "attack": frozenset({"attaquant", "defenseur", "arme", "defense", "visee", "critique",
+                          "complete", "opt"}),
+    "xp": frozenset({"personnage", "competence", "carac", "pv", "opt"}),
+    "initiative": frozenset({"personnages", "opt"}),
+    "duel": frozenset({"personnages", "opt"}),
+    "session": frozenset({"personnages"}),
+    "show": frozenset({"personnage"}),
+    "regle": frozenset({"nom", "personnages", "opt", "chances"}),
+    "sante": frozenset({"personnage", "valeur"}),
 }
 MAX_TEXT = 200
 MAX_PATH = 4096  # a character may be a sheet path: the file layer says when a name is too long
@@ -76,8 +76,13 @@ def _where(key: str) -> str:
     return f"« {key} » ({POSITIONAL.get(key) or '--' + key})"
 
 
-def writes(kind: str) -> bool:
-    return PARAMS.get(kind, (frozenset(), False))[1]
+READ_ONLY = frozenset({"odds", "show"})
+
+
+def journaled(kind: str) -> bool:
+    """Whether an action is journaled (and so writes, in a campaign): odds and sheet views
+    change nothing."""
+    return kind not in READ_ONLY
 
 
 @dataclass
@@ -171,7 +176,7 @@ def _opts(params: Mapping[str, Any]) -> list[str] | dict[str, str]:
 def check_params(kind: str, params: Mapping[str, Any]) -> None:
     if kind not in PARAMS:
         raise JdrError(f"action « {kind[:40]} » inconnue (actions : {', '.join(sorted(PARAMS))})")
-    allowed = PARAMS[kind][0]
+    allowed = PARAMS[kind]
     unknown = sorted(set(params) - allowed)
     if unknown:
         from jdr.names import unknown_name_message
@@ -349,7 +354,7 @@ def execute(ws: Workspace, kind: str, params: Mapping[str, Any], source: DiceSou
         run = lambda _src: Outcome(system.show(sheet))  # noqa: E731
     else:
         run = _run_group(system, kind, params, loaded, chooser)
-    journal = kind not in ("odds", "show")
+    journal = journaled(kind)
     if kind == "regle" and _flag(params, "chances"):
         recording, journal = None, False
     pending = prepare(system, action, run, recording, dry_run)
