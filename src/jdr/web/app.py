@@ -27,7 +27,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from jdr.web import characters, errors, live, pages, play, tables
+from jdr.web import characters, errors, live, pages, play, tables, visibility
 from jdr.web.errors import FrenchJSON
 from jdr.web.limits import ActionRate, Limits
 from jdr.web.origin import OriginGuard
@@ -62,6 +62,8 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool, origins: Se
     app.include_router(tables.router)
     app.include_router(characters.router)
     app.include_router(play.router)
+    app.include_router(visibility.router)
+    app.include_router(visibility.pages)
     app.add_api_websocket_route("/api/tables/{id}/direct", live.direct)
     pages.install(app)
     return app
