@@ -32,7 +32,7 @@ pv: 12
 
 __all__ = ["ELFE_YAML", "GOBELIN_YAML", "NAIN_YAML"]
 # The tests act far faster than people: the rate of actions is tested on its own (test_limits).
-UNLIMITED = Limits(actions_burst=1_000_000)
+UNLIMITED = Limits(actions_burst=100_000)
 
 
 def bearer(token: str | None) -> dict[str, str]:
@@ -169,7 +169,7 @@ def live_server(db: str, admin: str | None = None, env_extra: dict[str, str] | N
     """`python -m jdr.web.serve` on a free loopback port, until the block ends."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
-    env["JDR_ACTIONS_RAFALE"] = "1000000"
+    env["JDR_ACTIONS_RAFALE"] = "100000"
     env.update(env_extra or {})
     if admin:
         env["JDR_ADMIN_TOKEN"] = admin
