@@ -137,6 +137,18 @@ async def test_table_setting_exact_state_or_hidden(db_target: str) -> None:
         mj = rows((await client.get(f"/api/tables/{table.id}/combat", headers=bearer(tok["mj"]))
                    ).json()["rencontre"])
         assert mj["Gobelin"]["hit_points"]["current"] == 10
+        # the public blow's own entry: its values carry the secret one, so they are masked
+        journal = (await client.get(f"/api/tables/{table.id}/journal", headers=bearer(tok["sam"]))
+                   ).json()
+        blow = journal[-1]
+        assert blow["action"] == "sante" and blow["changes"][0]["after"] is None
+        assert blow["text"].startswith("Gobelin : santé masquée")
+        for value in ("12/25", "10/25", '"actuels": 12', '"actuels": 10'):
+            assert value not in json.dumps(journal, ensure_ascii=False)
+            assert value not in await page_get(client, table, tok["sam"], "/f/journal")
+        mj_blow = (await client.get(f"/api/tables/{table.id}/journal?depuis={blow['seq'] - 1}",
+                                    headers=bearer(tok["mj"]))).json()[0]
+        assert mj_blow["text"].startswith("Gobelin : PV 12/25 → 10/25")
 
         # the MJ undoes the public blow, the next turn and the secret blows: nothing unseen left
         for _ in range(4):
@@ -172,13 +184,13 @@ async def test_live_channels_never_carry_the_secret_value(tmp_path: Any) -> None
                     backlog = [*await receive_until(a, last), *await receive_until(p, last)]
                     r = await client.post(f"/api/tables/{table.id}/actions",
                                           headers=bearer(tok["mj"]), json={
-                                              "type": "sante", "visibilite": "mj",
+                                              "type": "sante",
                                               "params": {"personnage": "Gobelin", "valeur": "-1"}})
                     assert r.status_code == 200
                     r = await page_post(client, table, tok["mj"], "/f/combat/suivant")
                     last += 2
                     pushed = [*await receive_until(a, last), *await receive_until(p, last)]
                 text = json.dumps(backlog + pushed, ensure_ascii=False)
-                assert '"type": "encounter"' in text
-                for value in ('"current": 12', '"current": 11', "12/25", "11/25"):
+                assert '"type": "encounter"' in text and "Gobelin : santé masquée" in text
+                for value in ('"current": 12', '"current": 11', "12/25", "11/25", '"actuels": 1'):
                     assert value not in text, (who, value)

@@ -1,5 +1,5 @@
 """What each member sees of a fight: the one filter of the combat panel, the API's view of the
-encounter and the encounter entries of the journal (API, pages, live channel).
+encounter and the journal's entries (API, pages, live channel).
 
 - The MJ sees everything exactly.
 - A joueur sees its own characters exactly (it reads their sheets anyway).
@@ -9,7 +9,8 @@ encounter and the encounter entries of the journal (API, pages, live channel).
   NPCs (the characters given to no joueur), `exacte` for the joueurs' characters.
 - Never a value changed by an action the member may not see (a secret `sante -13` of the MJ, a
   private roll of another joueur): a combatant touched by such an entry (not undone) shows as it
-  was just before the first of them, its sheet rebuilt from the journal's values before.
+  was just before the first of them, its sheet rebuilt from the journal's values before; a later
+  visible entry that changed it (a public blow) has the values it shows of it masked.
 """
 
 from __future__ import annotations
@@ -198,12 +199,78 @@ def is_encounter(entry: dict[str, Any]) -> bool:
     return isinstance(result, dict) and result.get("type") == "encounter"
 
 
+def touches(entry: dict[str, Any]) -> bool:
+    """Whether an entry may show a combatant's values: an encounter, or a change of a sheet."""
+    return is_encounter(entry) or any(
+        isinstance(c, dict) and c.get("character") != ENCOUNTER for c in entry.get("changes") or [])
+
+
 def entries_for(caller: Caller, tx: Any, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The entries (already those the member may see), each encounter as it may see it."""
-    if caller.is_mj or not any(is_encounter(e) for e in entries):
+    """The entries (already those the member may see), each as it may see it."""
+    if caller.is_mj or not any(touches(e) for e in entries):
         return entries
     info = known(caller, tx)
-    return [entry_for(info, e) if is_encounter(e) else e for e in entries]
+    return [shown_entry(info, e) for e in entries]
+
+
+def shown_entry(info: Known, entry: dict[str, Any]) -> dict[str, Any]:
+    if is_encounter(entry):
+        return entry_for(info, entry)
+    if info.hidden_from and touches(entry):
+        return masked(info, entry)
+    return entry
+
+
+def masked(info: Known, entry: dict[str, Any]) -> dict[str, Any]:
+    """A visible entry that changed a combatant already changed by an unseen entry: the values
+    it shows of that combatant (before and after) are masked — they carry the unseen change."""
+    seq = int(entry["seq"])
+    names = {str(c.get("character")) for c in entry.get("changes") or [] if isinstance(c, dict)}
+    hidden = {n for n in names if normalize(n) in info.hidden_from
+              and info.hidden_from[normalize(n)] < seq}
+    if not hidden:
+        return entry
+    changes = [{**c, "before": None, "after": None, "masque": True}
+               if isinstance(c, dict) and str(c.get("character")) in hidden else c
+               for c in entry.get("changes") or []]
+    return {**entry, "changes": changes, "result": _masked_json(entry.get("result"), hidden),
+            "text": _masked_text(str(entry.get("text", "")), hidden),
+            "forum": _masked_text(str(entry.get("forum", "")), hidden)}
+
+
+MASK = "{name} : santé masquée (changée par une action que vous ne voyez pas)"
+
+
+def _masked_text(text: str, hidden: set[str]) -> str:
+    out = []
+    state_of: str | None = None
+    for line in text.split("\n"):
+        bare = line.strip()
+        name = next((n for n in hidden if n in line and "→" in line), None)
+        if name is not None:
+            out.append(line[: len(line) - len(line.lstrip())] + MASK.format(name=name))
+            state_of = name
+        elif state_of is not None and bare.startswith("état :"):
+            continue  # the state after the masked blow
+        else:
+            out.append(line)
+            state_of = None
+    return "\n".join(out)
+
+
+def _masked_json(value: Any, hidden: set[str]) -> Any:
+    if isinstance(value, list):
+        return [_masked_json(v, hidden) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: _masked_json(v, hidden) for k, v in value.items()}
+    target = out.get("defender") or out.get("name") or out.get("character")
+    if target in hidden and "health" in out:
+        out.update({"health": None, "state": None, "state_before": None})
+    title = out.get("title")
+    if isinstance(title, str) and "→" in title:
+        out["title"] = _masked_text(title, hidden)
+    return out
 
 
 def entry_for(info: Known, entry: dict[str, Any]) -> dict[str, Any]:
@@ -234,11 +301,12 @@ def caller_key(caller: Caller) -> tuple[str, str]:
 
 def live_texts(campaign: Any, callers: list[Caller], entries: list[Any]
                ) -> dict[tuple[str, str, int], str]:
-    """For the live channel: each encounter entry as each (non-MJ) member may see it, as the JSON
-    text to send, by (role, name, seq). Empty when there is nothing to filter."""
+    """For the live channel: each entry that a (non-MJ) member sees otherwise than as written
+    (`shown_entry`), as the JSON text to send, by (role, name, seq)."""
     import json
 
-    fights = [e for e in entries if isinstance(e.result, dict) and e.result.get("type") == "encounter"]
+    plain = [e.to_json() for e in entries]
+    fights = [e for e in plain if touches(e)]
     others = {caller_key(c): c for c in callers if not c.is_mj}
     out: dict[tuple[str, str, int], str] = {}
     if not fights or not others:
@@ -247,8 +315,9 @@ def live_texts(campaign: Any, callers: list[Caller], entries: list[Any]
         for key, caller in others.items():
             info = known(caller, tx)
             for entry in fights:
-                shown = entry_for(info, entry.to_json())
-                out[(*key, entry.seq)] = json.dumps(shown, ensure_ascii=False)
+                shown = shown_entry(info, entry)
+                if shown is not entry:
+                    out[(*key, int(entry["seq"]))] = json.dumps(shown, ensure_ascii=False)
     return out
 
 
