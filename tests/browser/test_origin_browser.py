@@ -44,7 +44,7 @@ def foreign() -> Iterator[str]:
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.end_headers()
-            self.wfile.write("<!doctype html><title>Ailleurs</title><p>Une autre page.</p>".encode())
+            self.wfile.write(b"<!doctype html><title>Ailleurs</title><p>Une autre page.</p>")
 
         def log_message(self, *args: Any) -> None:
             pass
