@@ -181,7 +181,7 @@ async def _too_many(scope: Scope, send: Send, wait: float, rate: ActionRate) -> 
 # ------------------------------------------------------------------ timeouts and connection caps
 
 
-def _raw_response(status: int, text: str, retry_after: int | None = None) -> bytes:
+def raw_response(status: int, text: str, retry_after: int | None = None) -> bytes:
     reason = {408: "Request Timeout", 429: "Too Many Requests",
               503: "Service Unavailable"}.get(status, "Error")
     data = json.dumps({"error": text}, ensure_ascii=False).encode("utf-8")
@@ -205,10 +205,10 @@ class Connections:
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         if len(self.open) >= self.limits.max_connections:
-            return _raw_response(503, f"serveur plein : {self.limits.max_connections} connexions "
+            return raw_response(503, f"serveur plein : {self.limits.max_connections} connexions "
                                  "ouvertes au plus ; réessayez dans un instant", 5)
         if self.by_address.get(address, 0) >= self.limits.per_address:
-            return _raw_response(429, f"trop de connexions depuis votre adresse (au plus "
+            return raw_response(429, f"trop de connexions depuis votre adresse (au plus "
                                  f"{self.limits.per_address}) ; fermez des onglets ou réessayez", 5)
         self.open[id(transport)] = address
         self.by_address[address] = self.by_address.get(address, 0) + 1
@@ -226,103 +226,12 @@ class Connections:
 
 
 def protocols(limits: Limits) -> tuple[type[Any], type[Any]]:
-    """(HTTP, WebSocket) protocol classes for uvicorn, enforcing `limits`."""
-    import h11
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    """(HTTP, WebSocket) protocol classes for uvicorn, enforcing `limits` (`jdr.web.protocols`)."""
+    from jdr.web.protocols import GuardedH11, GuardedWebSocket
 
-    registry = Connections(limits)
-
-    class GuardedH11(H11Protocol):
-        """uvicorn's h11 protocol, with a time for the head, a time for the body, and caps."""
-
-        timer: Any = None
-        timing: str | None = None
-        upgraded = False
-
-        def connection_made(self, transport: Any) -> None:
-            refusal = registry.admit(transport)
-            super().connection_made(transport)
-            if refusal is not None:
-                transport.write(refusal)
-                transport.close()
-                return
-            self._arm("entetes")
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            if not self.upgraded:
-                registry.release(self.transport)
-            super().connection_lost(exc)
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            self._watch()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._watch()
-
-        def handle_websocket_upgrade(self, event: Any) -> None:
-            self._disarm()
-            self.upgraded = True
-            super().handle_websocket_upgrade(event)
-
-        def _watch(self) -> None:
-            if self.upgraded or self.transport.is_closing():
-                return
-            state = self.conn.their_state
-            if state is h11.SEND_BODY:
-                self._arm("corps")
-            elif state is h11.IDLE and self.conn.trailing_data[0]:
-                self._arm("entetes")
-            elif state is not h11.IDLE or self.timing != "entetes" or self.cycle is not None:
-                self._disarm()
-
-        def _arm(self, what: str) -> None:
-            if self.timing == what:
-                return
-            self._disarm()
-            delay = limits.head_timeout if what == "entetes" else limits.body_timeout
-            self.timing = what
-            self.timer = self.loop.call_later(delay, self._expired, what)
-
-        def _disarm(self) -> None:
-            if self.timer is not None:
-                self.timer.cancel()
-            self.timer, self.timing = None, None
-
-        def _expired(self, what: str) -> None:
-            self.timer, self.timing = None, None
-            if self.transport.is_closing() or self.upgraded:
-                return
-            delay = limits.head_timeout if what == "entetes" else limits.body_timeout
-            late = ("les en-têtes de la requête doivent" if what == "entetes"
-                    else "le corps de la requête doit")
-            shown = f"{delay:g}".replace(".", ",")
-            if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE) and (
-                    self.cycle is None or not self.cycle.response_started):
-                self.transport.write(_raw_response(
-                    408, f"requête trop lente : {late} arriver en {shown} s au plus"))
-            if self.cycle is not None:
-                self.cycle.disconnected = True
-                self.cycle.message_event.set()
-            self.transport.close()
-
-    class GuardedWebSocket(WebSocketsSansIOProtocol):
-        """uvicorn's WebSocket protocol, giving its connection back to the caps when it ends."""
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            registry.release(self.transport)
-            super().connection_lost(exc)
-
-        async def send(self, message: Any) -> None:
-            await super().send(message)
-            if message["type"] == "websocket.http.response.body" and not message.get("more_body"):
-                self.handshake_complete = True  # a refusal with its body is a finished handshake
-
-    GuardedH11.registry = registry  # type: ignore[attr-defined]
-    return GuardedH11, GuardedWebSocket
+    shared = {"limits": limits, "registry": Connections(limits)}
+    return type("GuardedH11", (GuardedH11,), shared), type("GuardedWebSocket", (GuardedWebSocket,),
+                                                            shared)
 
 
 def uvicorn_options(limits: Limits) -> dict[str, Any]:
