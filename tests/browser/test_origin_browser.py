@@ -29,7 +29,10 @@ READ_LIVE = """(url) => new Promise((done) => {
   try { ws = new WebSocket(url); } catch (e) { done({opened: false, got: got}); return; }
   let opened = false;
   ws.onopen = () => { opened = true; };
-  ws.onmessage = (e) => got.push(e.data);
+  ws.onmessage = (e) => {  // the MJ's secret 3d7 read: enough
+    got.push(e.data);
+    if (e.data.includes('3d7')) { ws.close(); done({opened: opened, got: got}); }
+  };
   ws.onclose = () => done({opened: opened, got: got});
   setTimeout(() => { try { ws.close(); } catch (e) {} done({opened: opened, got: got}); }, 1500);
 })"""
