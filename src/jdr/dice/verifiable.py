@@ -56,7 +56,7 @@ def contributions_digest(contributions: Sequence[str]) -> str:
 
 def entry_key(seed: bytes, seance: str, seq: int, contributions: Sequence[str]) -> bytes:
     message = f"{VERSION}|{seance}|{seq}|{contributions_digest(contributions)}"
-    return hmac.new(seed, message.encode("utf-8"), hashlib.sha256).digest()
+    return hmac.digest(seed, message.encode("utf-8"), "sha256")
 
 
 def entry_tag(key: bytes, action: str, params: Any, dice: Any) -> str:
@@ -71,7 +71,7 @@ def derive_face(key: bytes, index: int, sides: int) -> int:
         raise ValueError("un dé a au moins une face")
     limit = _SPACE - (_SPACE % sides)
     for attempt in range(MAX_ATTEMPTS):
-        block = hmac.new(key, f"{index}|{attempt}".encode("ascii"), hashlib.sha256).digest()
+        block = hmac.digest(key, f"{index}|{attempt}".encode("ascii"), "sha256")
         x = int.from_bytes(block[:8], "big")
         if x < limit:
             return x % sides + 1
