@@ -108,3 +108,26 @@ async def test_the_seed_never_leaves_the_server_before_the_reveal(tmp_path: Path
             assert status["current"] is None and status["seances"][0]["graine"] == seed
 
 
+
+
+async def test_one_seance_shared_by_two_processes_on_postgresql(pg_target: str) -> None:
+    """Opened on process A, rolled and contributed on process B, closed on A: one seed, one
+    verifiable journal."""
+    with live_server(pg_target) as a, live_server(pg_target) as b:
+        async with httpx.AsyncClient(base_url=a.url, timeout=15) as on_a, \
+                httpx.AsyncClient(base_url=b.url, timeout=15) as on_b:
+            table = await make_table(on_a)
+            api = f"/api/tables/{table.id}"
+            assert (await on_a.post(f"{api}/seance/ouvrir", headers=bearer(table.mj))).status_code == 201
+            for client, expression in ((on_b, "3d6"), (on_a, "1d20"), (on_b, "2d10")):
+                r = await client.post(f"{api}/actions", headers=bearer(table.mj),
+                                      json={"type": "roll", "params": {"expression": expression}})
+                assert r.status_code == 200, r.text
+                if expression == "1d20":
+                    c = await on_b.post(f"{api}/seance/contribution", headers=bearer(table.mj),
+                                        json={"valeur": "cd" * 32})
+                    assert c.status_code == 201, c.text
+            assert (await on_a.post(f"{api}/seance/fermer", headers=bearer(table.mj))).status_code == 200
+            journal = (await on_b.get(f"{api}/journal", headers=bearer(table.mj))).json()
+    verdict = verify_journal(journal)
+    assert verdict.ok and verdict.counts() == {"ok": 3}, verdict.to_json()
