@@ -15,7 +15,7 @@
     var value = Array.from(bytes, function (b) { return b.toString(16).padStart(2, '0'); }).join('');
     var headers = {'Content-Type': 'application/json'};
     var csrf = document.querySelector('meta[name="jdr-csrf"]');
-    if (csrf) { headers['X-CSRF-Token'] = csrf.content; }
+    if (csrf) { headers['X-JDR-CSRF'] = csrf.content; }
     localStorage.setItem(mark, 'envoi');
     fetch('/tables/' + id + '/f/seance/contribution', {method: 'POST', credentials: 'same-origin',
       headers: headers, body: JSON.stringify({valeur: value})})
