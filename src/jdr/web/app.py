@@ -15,6 +15,9 @@ Routes (every one but the first two needs `Authorization: Bearer JETON`):
     POST   /api/tables/{id}/actions                    an action, as the CLI runs it
     POST   /api/tables/{id}/annuler                    (MJ) undo the last action
     GET    /api/tables/{id}/journal?depuis=N           the entries the caller may see
+    GET    /api/tables/{id}/seance                     séances, commitments, revealed seeds
+    POST   /api/tables/{id}/seance/ouvrir|fermer       (MJ) verifiable dice: commit, then reveal
+    POST   /api/tables/{id}/seance/contribution        a member's random contribution
     WS     /api/tables/{id}/direct?token=…&depuis=N    the same, live
 
 The OpenAPI schema is at `/api/openapi.json`. The pages (French HTML, htmx) are in `jdr.web.pages`.
@@ -27,7 +30,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from jdr.web import characters, errors, live, pages, play, tables, visibility
+from jdr.web import characters, errors, live, pages, play, seance, tables, visibility
 from jdr.web.errors import FrenchJSON
 from jdr.web.limits import ActionRate, Limits
 from jdr.web.origin import OriginGuard
@@ -64,6 +67,7 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool, origins: Se
     app.include_router(play.router)
     app.include_router(visibility.router)
     app.include_router(visibility.pages)
+    seance.install(app)
     app.add_api_websocket_route("/api/tables/{id}/direct", live.direct)
     pages.install(app)
     return app
