@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket
 
 from jdr.web.auth import Caller
 from jdr.web.errors import ApiError
-from jdr.web.visibility import caller_key, live_texts
+from jdr.web.visibility import any_touches, caller_key, live_texts
 
 if TYPE_CHECKING:
     from jdr.campaign.store import Campaign, Entry
@@ -159,9 +159,10 @@ class Hub:
             self.dirty = False
             try:
                 batch = await run_in_threadpool(read_batch, self.campaign, self.last)
-                batch.filtered = await run_in_threadpool(
-                    live_texts, self.campaign, [s.caller for s in self.subs],
-                    [e for e, _ in batch.entries if e.seq > self.last])
+                fresh = [e for e, _ in batch.entries if e.seq > self.last]
+                if any_touches(fresh) and any(not s.caller.is_mj for s in self.subs):
+                    batch.filtered = await run_in_threadpool(
+                        live_texts, self.campaign, [s.caller for s in self.subs], fresh)
             except Exception as exc:  # the safety poll will try again
                 LOG.warning("table %s : lecture du journal impossible (%s)", self.campaign.id,
                             type(exc).__name__)
@@ -328,8 +329,9 @@ async def _backlog(websocket: WebSocket, caller: Caller, since: int | None) -> i
         return await run_in_threadpool(read_seq, caller.campaign)
     while True:
         page = await run_in_threadpool(read_entries, caller.campaign, since)
-        filtered = await run_in_threadpool(live_texts, caller.campaign, [caller],
-                                           [e for e, _ in page])
+        entries = [e for e, _ in page]
+        filtered = {} if caller.is_mj or not any_touches(entries) else await run_in_threadpool(
+            live_texts, caller.campaign, [caller], entries)
         for entry, owner in page:
             if caller.may_see(entry.visibility, owner):
                 await websocket.send_text(filtered.get((*caller_key(caller), entry.seq))

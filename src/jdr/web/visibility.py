@@ -299,6 +299,13 @@ def caller_key(caller: Caller) -> tuple[str, str]:
     return caller.role, normalize(caller.name)
 
 
+def any_touches(entries: list[Any]) -> bool:
+    """Whether some of these journal entries (`Entry`) may need `live_texts` (no database read)."""
+    return any((isinstance(e.result, dict) and e.result.get("type") == "encounter")
+               or any(isinstance(c, dict) and c.get("character") != ENCOUNTER for c in e.changes)
+               for e in entries)
+
+
 def live_texts(campaign: Any, callers: list[Caller], entries: list[Any]
                ) -> dict[tuple[str, str, int], str]:
     """For the live channel: each entry that a (non-MJ) member sees otherwise than as written
