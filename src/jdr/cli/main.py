@@ -182,7 +182,12 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
                                for r in rows))
 
 
-@app.command("roll")
+# An expression may start with `-` (`jdr roll "-1d6+3"`): not an option (these commands have no
+# one-letter option, so click gives the whole word back as the argument).
+EXPRESSION_SETTINGS = {"ignore_unknown_options": True}
+
+
+@app.command("roll", context_settings=EXPRESSION_SETTINGS)
 def roll_cmd(
     expression: Annotated[str, _arg("Expression de dés, ex. 2d10kh1+6.", "EXPRESSION")],
     seed: SeedOpt = None,
@@ -229,10 +234,26 @@ def check_cmd(
          Output(fmt, as_json, detail), seed, des, dry_run, campagne)
 
 
-@app.command("odds")
+def _expression_odds(expression: str, out: Output) -> None:
+    """`jdr odds "10d10cs>=7"`: a single argument that reads as dice gets its exact odds."""
+    from jdr.dice.odds import odds
+    from jdr.errors import DiceError
+
+    try:
+        result = odds(expression)
+    except DiceError as exc:
+        raise JdrError(f"« {expression[:40]} » n'est pas une expression de dés ({exc.message}) ; "
+                       "pour les chances d'un personnage, donnez sa fiche et sa compétence"
+                       ) from None
+    out.render(result)()
+
+
+@app.command("odds", context_settings=EXPRESSION_SETTINGS)
 def odds_cmd(
-    fiche: PersoArg,
-    competence: Annotated[str, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")],
+    fiche: Annotated[str, _arg("Expression de dés (10d10cs>=7), ou fiche YAML ou nom du "
+                               "personnage dans une campagne.", "EXPRESSION|FICHE")],
+    competence: Annotated[str | None, _arg("Compétence, caractéristique ou arme (avec une fiche).",
+                                           "COMPETENCE")] = None,
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
     contre: ContreOpt = None,
@@ -245,9 +266,13 @@ def odds_cmd(
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
-    """Chances exactes d'un jet : réussite, critiques et distribution des totaux."""
+    """Chances exactes d'un jet (fiche et compétence) ou d'une expression de dés (10d10cs>=7)."""
+    out = Output(fmt, as_json, detail)
+    if competence is None:
+        _expression_odds(fiche, out)
+        return
     _act("odds", _check_params(fiche, competence, carac, seuil, contre, bonus, choix, de, opt),
-         Output(fmt, as_json, detail), campagne=campagne)
+         out, campagne=campagne)
 
 
 @app.command("attack")

@@ -28,9 +28,9 @@ from jdr.errors import DiceLimitError
 Selector = tuple[str, int]  # (op, n), op one of "=", "<", ">", "<=", ">="
 SYMBOL = {"=": "=", "<": "<", ">": ">", "<=": "≤", ">=": "≥"}
 
-EXPLODE_DEPTH = 12  # exact odds follow each die through at most this many explosions
-ODDS_BUDGET = 4_000_000  # elementary steps an exact-odds computation may take
-POOL_STATES = 40_000  # distinct dice pools tracked when keeping after an explosion
+EXPLODE_DEPTH = 20  # exact odds follow each die through at most this many explosions
+ODDS_BUDGET = 3_000_000  # elementary steps an exact-odds computation may take
+POOL_STATES = 5_000  # distinct dice pools tracked when keeping after an explosion
 
 
 class Die(NamedTuple):
@@ -384,24 +384,42 @@ def _compound_values(spec: Spec, budget: Budget) -> Dist:
 
 def _order_statistics(per_die: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
                       budget: Budget) -> Dist:
-    """n independent dice of one distribution; ranks lo..hi-1 (ascending) add their score."""
-    # state: (dice placed so far, running value) -> weight; values placed in ascending order
+    """n independent dice of one distribution; ranks lo..hi-1 (ascending) add their score.
+
+    Dice are placed value by value, in ascending order: (dice placed, running value) -> weight,
+    each way of choosing which dice show the value counted by a binomial. Once the window of
+    kept ranks is full, the remaining dice no longer matter: the state is finished at once."""
+    values = sorted(per_die.w)
+    scores = [score(v) for v in values]
+    span = max(scores) - min(scores) + 1
+    width = max(0, hi - lo)
+    budget.spend(len(values) * (width * width * span + n + 1) * (n + 1) // 4)  # refuse up front
+    rest = [0] * (len(values) + 1)  # weight of the values from index i on
+    for i in range(len(values) - 1, -1, -1):
+        rest[i] = rest[i + 1] + per_die.w[values[i]]
+    rows = [[comb(left, c) for c in range(left + 1)] for left in range(n + 1)]
+    out: dict[int, int] = {}
     states: dict[tuple[int, int], int] = {(0, 0): 1}
-    for v in sorted(per_die.w):
-        w = per_die.w[v]
-        s = score(v)
-        nxt: dict[tuple[int, int], int] = {}
-        budget.spend(len(states) * (n + 1))
+    for i, v in enumerate(values):
+        w, s = per_die.w[v], scores[i]
+        live: dict[tuple[int, int], int] = {}
         for (m, acc), weight in states.items():
+            if m >= hi:  # window full: the other dice take any of the values left
+                out[acc] = out.get(acc, 0) + weight * rest[i] ** (n - m)
+            else:
+                live[(m, acc)] = weight
+        nxt: dict[tuple[int, int], int] = {}
+        budget.spend(len(live) * (n + 1))
+        for (m, acc), weight in live.items():
             left = n - m
+            row = rows[left]
             power = 1
             for c in range(left + 1):
                 kept = max(0, min(m + c, hi) - max(m, lo))
                 key = (m + c, acc + kept * s)
-                nxt[key] = nxt.get(key, 0) + weight * comb(left, c) * power
+                nxt[key] = nxt.get(key, 0) + weight * row[c] * power
                 power *= w
         states = nxt
-    out: dict[int, int] = {}
     for (m, acc), weight in states.items():
         if m == n:
             out[acc] = out.get(acc, 0) + weight
@@ -419,8 +437,8 @@ def _pool_distribution(chains: list[tuple[tuple[int, ...], Fraction]], count: in
             for values, q in chains:
                 key = tuple(sorted(pool + values))
                 nxt[key] = nxt.get(key, Fraction(0)) + p * q
-        if len(nxt) > POOL_STATES:
-            raise _too_many()
+            if len(nxt) > POOL_STATES:
+                raise _too_many()
         pools = nxt
     return from_fractions(
         (_window_score(pool, spec.keeps, spec.score), p) for pool, p in pools.items())
@@ -457,6 +475,10 @@ def set_distribution(elements: Sequence[Dist], keeps: Sequence[tuple[str, int]],
         for e in elements:
             out = out.add(e.map(score), budget)
         return out
+    first = elements[0]
+    if all(e.w == first.w and e.den == first.den for e in elements[1:]):
+        a, b = keep_window(keeps, len(elements))  # alike elements: order statistics
+        return _order_statistics(first, len(elements), a, len(elements) - b, score, budget)
     pools: dict[tuple[int, ...], Fraction] = {(): Fraction(1)}
     for e in elements:
         items = e.items()
@@ -466,7 +488,7 @@ def set_distribution(elements: Sequence[Dist], keeps: Sequence[tuple[str, int]],
             for v, q in items:
                 key = tuple(sorted((*pool, v)))
                 nxt[key] = nxt.get(key, Fraction(0)) + p * q
-        if len(nxt) > POOL_STATES:
-            raise _too_many()
+            if len(nxt) > POOL_STATES:
+                raise _too_many()
         pools = nxt
     return from_fractions((_window_score(pool, keeps, score), p) for pool, p in pools.items())

@@ -269,7 +269,11 @@ class Negate(Node):
         return (self.operand,)
 
 
-def _int_op(op: str, a: int, b: int) -> int:
+def _by_zero(pos: int) -> DiceError:
+    return DiceError(f"division par zéro : « / » à la position {pos + 1} divise par 0")
+
+
+def _int_op(op: str, a: int, b: int, pos: int = 0) -> int:
     if op == "+":
         return a + b
     if op == "-":
@@ -277,11 +281,11 @@ def _int_op(op: str, a: int, b: int) -> int:
     if op == "*":
         return a * b
     if b == 0:
-        raise DiceError("division par zéro dans l'expression")
+        raise _by_zero(pos)
     return a // b
 
 
-def _exact_op(op: str, a: Exact, b: Exact) -> Exact:
+def _exact_op(op: str, a: Exact, b: Exact, pos: int = 0) -> Exact:
     if op == "+":
         return a + b
     if op == "-":
@@ -289,34 +293,35 @@ def _exact_op(op: str, a: Exact, b: Exact) -> Exact:
     if op == "*":
         return a * b
     if b == 0:
-        raise DiceError("division par zéro dans l'expression")
+        raise _by_zero(pos)
     q = Fraction(a) / Fraction(b)
     return q.numerator if q.denominator == 1 else q
 
 
 class Binary(Node):
-    __slots__ = ("left", "op", "right")
+    __slots__ = ("left", "op", "pos", "right")
 
-    def __init__(self, op: str, left: Node, right: Node) -> None:
+    def __init__(self, op: str, left: Node, right: Node, pos: int = 0) -> None:
         self.op = op
         self.left = left
         self.right = right
+        self.pos = pos
 
     def evaluate(self, ctx: _Context) -> int:
-        return _int_op(self.op, self.left.evaluate(ctx), self.right.evaluate(ctx))
+        return _int_op(self.op, self.left.evaluate(ctx), self.right.evaluate(ctx), self.pos)
 
     def exact(self, ctx: _Context) -> Exact:
-        return _exact_op(self.op, self.left.exact(ctx), self.right.exact(ctx))
+        return _exact_op(self.op, self.left.exact(ctx), self.right.exact(ctx), self.pos)
 
     def dist(self, octx: OddsContext) -> Dist:
-        op = self.op
-        return self.left.dist(octx).combine(self.right.dist(octx), lambda a, b: _int_op(op, a, b),
-                                            octx.budget)
+        op, pos = self.op, self.pos
+        return self.left.dist(octx).combine(self.right.dist(octx),
+                                            lambda a, b: _int_op(op, a, b, pos), octx.budget)
 
     def exact_dist(self, octx: OddsContext) -> Dist | _XDist:
-        op = self.op
+        op, pos = self.op, self.pos
         return _exact_combine(self.left.exact_dist(octx), self.right.exact_dist(octx),
-                              lambda a, b: _exact_op(op, a, b), octx.budget)
+                              lambda a, b: _exact_op(op, a, b, pos), octx.budget)
 
     def render(self, records: Records) -> str:
         return f"{self.left.render(records)} {self.op} {self.right.render(records)}"
@@ -678,7 +683,7 @@ _FLAGS = re.IGNORECASE | re.ASCII
 _DICE_HEAD = re.compile(r"([0-9]*)d([0-9]+|%|f)", _FLAGS)
 _NUMBER = re.compile(r"[0-9]+", re.ASCII)
 _MOD_NAME = re.compile(
-    r"kh|kl|k|dh|dl|ph|pl|p|rr|ro|r|!!|!p|!|xo|x|e|cs|cf|df|min|max|mi|ma|f|d"
+    r"kh|kl|k|dh|dl|ph|pl|p|rr|ro|r|!!|!p|!|xo|x|e|cs|cf|df|min|max|mi|ma|f|t|d"
     r"|>=|<=|>|<|=(?!=)", _FLAGS)
 _SELECTOR = re.compile(r"(>=|<=|>|<|=)?(-?[0-9]+)", re.ASCII)
 _OPS = (">=", "<=", "==", "!=", "+", "-", "*", "/", "(", ")", ">", "<", "{", "}", ",", "×")
@@ -749,7 +754,7 @@ def _read_mods(text: str, pos: int, end: int, notation_start: int, group: bool,
             pos = num.end() if num else after
             continue
         if group:
-            if name in ("cs", "cf", "df", "f"):
+            if name in ("cs", "cf", "df", "f", "t"):
                 pass
             else:
                 break
@@ -771,7 +776,8 @@ def _read_mods(text: str, pos: int, end: int, notation_start: int, group: bool,
         else:
             stop = after
             if text[after:after + 1] in ("<", ">", "="):
-                raise need_number()
+                wide = 2 if text[after:after + 2] in ("<=", ">=") else 1
+                raise need_number(text[pos:after + wide])
         token = text[pos:stop]
         if name in ("r", "ro", "rr"):
             sel = selector or ("=", low)
@@ -789,10 +795,14 @@ def _read_mods(text: str, pos: int, end: int, notation_start: int, group: bool,
                 raise DiceError(f"« {token} » à la position {where} : explosion sans fin "
                                 "(toutes les faces explosent)")
             mods.explode = (kind, sel)
-        else:  # cs cf df f
+        else:  # cs cf df f t
             if selector is None:
                 raise need_number()
-            if name == "cs":
+            if name == "t":  # Dice Maiden's target: t7 counts the dice ≥ 7
+                selector = (sel_m.group(1) or ">=", selector[1]) if sel_m else selector
+            if name in ("f", "t"):  # Roll20's and Dice Maiden's: `<` means ≤, `>` means ≥
+                selector = ({"<": "<=", ">": ">="}.get(selector[0], selector[0]), selector[1])
+            if name in ("cs", "t"):
                 if mods.success is not None:
                     raise DiceError(f"« {token} » à la position {where} : un seul seuil de succès")
                 mods.success = selector
@@ -918,8 +928,6 @@ def _dice(text: str, m: re.Match[str], end: int) -> _Token:
                              f"{MAX_SIDES} faces")
     low, high = (-1, 1) if fudge else (1, sides)
     mods, stop = _read_mods(text, m.end(), end, start, False, low, high)
-    if count == 0:
-        raise DiceError(f"« {text[start:stop]} » à la position {where} : il faut au moins un dé")
     spec = Spec(sides, fudge, tuple(mods.rerolls), tuple(mods.clamps), mods.explode,
                 tuple(mods.keeps), mods.success, mods.failure, mods.failure_counts)
     tok = _Token("dice", text[start:stop], start, stop)
@@ -979,7 +987,7 @@ class _Parser:
     def product(self) -> Node:
         node = self.unary()
         while (tok := self.take_op("*", "/")) is not None:
-            node = Binary(tok.text, node, self.unary())
+            node = Binary(tok.text, node, self.unary(), tok.pos)
         return node
 
     def unary(self) -> Node:
@@ -1015,6 +1023,12 @@ class _Parser:
             self.enter()
             inner = self.expr()
             self.depth -= 1
+            if self.take_op(",") is not None:  # d20's sets: `(1d20, 1d20)kh1`
+                rest = self.elements(tok, ")")
+                close = self.tokens[self.i - 1]
+                mods = close.set_mods or _Mods()
+                return SetNode((inner, *rest), tuple(mods.keeps), mods.success, mods.failure,
+                               mods.failure_counts, "(…)" + self.text[close.pos + 1:close.end])
             if self.take_op(")") is None:
                 raise DiceError(f"parenthèse ouverte à la position {tok.pos + 1} jamais fermée"
                                 + _found(self.peek()))
