@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
+from dice.peer_corpus import CORPUS, OTHER, PEER, REFUSED, Case
 from jdr.dice import RandomSource, roll
 from jdr.dice.odds import odds
 from jdr.errors import DiceError
-from dice.peer_corpus import CORPUS, OTHER, PEER, REFUSED, Case
 
 
 @pytest.mark.parametrize("case", CORPUS, ids=[f"{c.source[:6]}:{c.expression}" for c in CORPUS])

@@ -278,8 +278,15 @@ def first_face(spec: Spec) -> Dist:
             w = {k: (v * free + hit) if not matches(k, sel) else 0 for k, v in d.w.items()}
             d = Dist(w, d.den * free)
     for op, n in spec.clamps:
-        d = d.map((lambda k, n=n: max(k, n)) if op == "mi" else (lambda k, n=n: min(k, n)))
+        d = d.map(_clamp(op, n))
     return Dist({k: v for k, v in d.w.items() if v}, d.den)
+
+
+def _clamp(op: str, n: int) -> Callable[[int], int]:
+    def clamp(k: int) -> int:
+        return max(k, n) if op == "mi" else min(k, n)
+
+    return clamp
 
 
 def _raw(spec: Spec) -> range:
@@ -348,7 +355,7 @@ def _chains(spec: Spec, budget: Budget) -> list[tuple[tuple[int, ...], Fraction]
                 continue  # else truncated
             for f in raw:
                 shown = f - 1 if kind == "!p" else f
-                nxt.append((values + (shown,), f, p * p_raw))
+                nxt.append(((*values, shown), f, p * p_raw))
         level += 1
         if len(nxt) > POOL_STATES:
             raise _too_many()
@@ -367,10 +374,7 @@ def term_distribution(spec: Spec, count: int, budget: Budget) -> Dist:
     if not spec.keeps:
         return die_score(spec, budget).power_sum(count, budget)
     if spec.explode is None or spec.explode[0] == "!!":
-        if spec.explode is None:
-            per_die = first_face(spec)
-        else:
-            per_die = _compound_values(spec, budget)
+        per_die = first_face(spec) if spec.explode is None else _compound_values(spec, budget)
         a, b = keep_window(spec.keeps, count)
         return _order_statistics(per_die, count, a, count - b, spec.score, budget)
     return _pool_distribution(_chains(spec, budget), count, spec, budget)

@@ -47,7 +47,7 @@ from jdr.errors import DiceError, DiceLimitError
 from jdr.names import normalize
 from jdr.render.safe import clean
 
-__all__ = ["Die", "DiceGroup", "RollResult", "names_in", "parse", "roll"]
+__all__ = ["DiceGroup", "Die", "RollResult", "names_in", "parse", "roll"]
 
 MAX_DICE = 1000
 MAX_LENGTH = 1000
@@ -387,9 +387,25 @@ def _round(x: Exact) -> int:
     return floor(Fraction(x) + Fraction(1, 2))  # half up, as JavaScript's Math.round
 
 
+def _floor(x: Exact) -> int:
+    return floor(x)
+
+
+def _ceil(x: Exact) -> int:
+    return ceil(x)
+
+
+def _abs(x: Exact) -> int:
+    return floor(Fraction(x) if x >= 0 else -Fraction(x))
+
+
 _UNARY: dict[str, Callable[[Exact], int]] = {
-    "floor": floor, "ceil": ceil, "round": _round, "abs": lambda x: floor(abs(x)),
+    "floor": _floor, "ceil": _ceil, "round": _round, "abs": _abs,
 }
+
+
+def _exact_weights(d: Dist | _XDist) -> dict[Exact, int]:
+    return {k: v for k, v in d.w.items()}
 
 
 class Function(Node):
@@ -410,12 +426,12 @@ class Function(Node):
     def dist(self, octx: OddsContext) -> Dist:
         if self.name in _UNARY:
             d = self.args[0].exact_dist(octx)
-            return _XDist(dict(d.w), d.den).to_int(_UNARY[self.name])
+            return _XDist(_exact_weights(d), d.den).to_int(_UNARY[self.name])
         acc = self.args[0].exact_dist(octx)
         pick: Callable[[Exact, Exact], Exact] = max if self.name == "max" else min
         for a in self.args[1:]:
             acc = _exact_combine(acc, a.exact_dist(octx), pick, octx.budget)
-        return _XDist(dict(acc.w), acc.den).to_int(floor)
+        return _XDist(_exact_weights(acc), acc.den).to_int(_floor)
 
     def render(self, records: Records) -> str:
         return f"{self.name}({', '.join(a.render(records) for a in self.args)})"
@@ -695,7 +711,7 @@ _TARGETS = (">=", "<=", ">", "<", "=")
 class _Mods:
     """The modifiers read after a dice term or a group, with where each was written."""
 
-    __slots__ = ("explode", "failure", "failure_counts", "keeps", "rerolls", "clamps", "success")
+    __slots__ = ("clamps", "explode", "failure", "failure_counts", "keeps", "rerolls", "success")
 
     def __init__(self) -> None:
         self.rerolls: list[tuple[bool, modifiers.Selector]] = []
