@@ -137,38 +137,18 @@ def keep_window(keeps: Sequence[tuple[str, int]], n: int) -> tuple[int, int]:
 
 
 def roll_term(spec: Spec, count: int, face: Callable[[], int]) -> tuple[list[Die], int, int, int]:
-    """Roll `count` dice of `spec` (faces from `face()`, 1..sides): (dice, value, successes, failures)."""
-    sides, fudge = spec.sides, spec.fudge
+    """Roll `count` dice of `spec` (faces from `face()`, 1..sides): (dice, value, successes, failures).
 
+    All the dice are rolled first, then each one's rerolls and explosions in turn: the order in
+    which faces given by hand (`--des`) are read."""
     def raw() -> int:
         f = face()
-        return f - 2 if fudge else f
+        return f - 2 if spec.fudge else f
 
     firsts = [raw() for _ in range(count)]
     pool: list[Die] = []
     for cur in firsts:
-        for once, sel in spec.rerolls:
-            while matches(cur, sel):
-                pool.append(Die(sides, cur, False, "relancé"))
-                cur = raw()
-                if once:
-                    break
-        for op, n in spec.clamps:
-            cur = max(cur, n) if op == "mi" else min(cur, n)
-        if spec.explode is None:
-            pool.append(Die(sides, cur))
-            continue
-        kind, sel = spec.explode
-        chain = [cur]
-        while matches(chain[-1], sel) and (kind != "xo" or len(chain) == 1):
-            chain.append(raw())
-        if kind == "!!":
-            pool.append(Die(sides, sum(chain), True, "cumulé" if len(chain) > 1 else ""))
-            continue
-        last = len(chain) - 1
-        for i, value in enumerate(chain):
-            shown = value - 1 if kind == "!p" and i > 0 else value
-            pool.append(Die(sides, shown, True, "explosé" if i < last else ""))
+        _roll_die(spec, cur, raw, pool)
     kept = [i for i, d in enumerate(pool) if d.kept]
     if spec.keeps:
         a, b = keep_window(spec.keeps, len(kept))
@@ -180,11 +160,36 @@ def roll_term(spec: Spec, count: int, face: Callable[[], int]) -> tuple[list[Die
     for d in pool:
         if d.kept:
             value += spec.score(d.face)
-            if spec.success is not None and matches(d.face, spec.success):
-                successes += 1
-            if spec.failure is not None and matches(d.face, spec.failure):
-                failures += 1
+            successes += spec.success is not None and matches(d.face, spec.success)
+            failures += spec.failure is not None and matches(d.face, spec.failure)
     return pool, value, successes, failures
+
+
+def _roll_die(spec: Spec, cur: int, raw: Callable[[], int], pool: list[Die]) -> None:
+    """One die's rerolls, minimum / maximum and explosion; its dice go to `pool`."""
+    sides = spec.sides
+    for once, sel in spec.rerolls:
+        while matches(cur, sel):
+            pool.append(Die(sides, cur, False, "relancé"))
+            cur = raw()
+            if once:
+                break
+    for op, n in spec.clamps:
+        cur = max(cur, n) if op == "mi" else min(cur, n)
+    if spec.explode is None:
+        pool.append(Die(sides, cur))
+        return
+    kind, sel = spec.explode
+    chain = [cur]
+    while matches(chain[-1], sel) and (kind != "xo" or len(chain) == 1):
+        chain.append(raw())
+    if kind == "!!":
+        pool.append(Die(sides, sum(chain), True, "cumulé" if len(chain) > 1 else ""))
+        return
+    last = len(chain) - 1
+    for i, value in enumerate(chain):
+        shown = value - 1 if kind == "!p" and i > 0 else value
+        pool.append(Die(sides, shown, True, "explosé" if i < last else ""))
 
 
 # ------------------------------------------------------------------------------- distributions
@@ -496,3 +501,56 @@ def set_distribution(elements: Sequence[Dist], keeps: Sequence[tuple[str, int]],
                 raise _too_many()
         pools = nxt
     return from_fractions((_window_score(pool, keeps, score), p) for pool, p in pools.items())
+
+
+# ------------------------------------------------------------------------------ meaning (French)
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many.format(n=n)
+
+
+def keep_text(op: str, n: int) -> str:
+    """« garde les 3 plus hauts », « écarte le plus bas »."""
+    verb = "garde" if op[0] == "k" else "écarte"
+    high = op[1] == "h"
+    return f"{verb} " + _plural(n, "le plus haut" if high else "le plus bas",
+                                "les {n} plus hauts" if high else "les {n} plus bas")
+
+
+def spec_meaning(spec: Spec) -> list[str]:
+    """What each modifier of a term means, in French, in the order it is applied."""
+    out: list[str] = []
+    for once, sel in spec.rerolls:
+        out.append(f"relance une fois les dés {selector_text(sel)}" if once
+                   else f"relance les dés {selector_text(sel)} jusqu'à un autre résultat")
+    for op, n in spec.clamps:
+        out.append(f"{'minimum' if op == 'mi' else 'maximum'} {n} par dé")
+    if spec.explode is not None:
+        kind, sel = spec.explode
+        s = selector_text(sel)
+        out.append({
+            "!": f"explosion : un dé {s} en ajoute un autre, qui peut exploser à son tour",
+            "xo": f"explosion unique : un dé {s} en ajoute un autre, une seule fois",
+            "!!": f"explosion cumulée : un dé {s} est relancé et ajouté à lui-même",
+            "!p": f"explosion pénétrante : un dé {s} en ajoute un autre, qui compte 1 de moins",
+        }[kind])
+    out.extend(keep_text(op, n) for op, n in spec.keeps)
+    return out
+
+
+def counting_text(spec: Spec | None, success: Selector | None,
+                   failure: Selector | None, counts: bool, what: str,
+                   s: int, f: int, value: int) -> str:
+    parts = []
+    if success is not None:
+        parts.append(f"succès : {what} {selector_text(success)} → {s}")
+    if failure is not None:
+        label = "échecs comptés" if counts else "échecs retirés"
+        parts.append(f"{label} : {what} {selector_text(failure)} → {f}")
+    text = " ; ".join(parts)
+    if success is not None and failure is not None:
+        text += f" ; résultat {value}"
+    return text
+
+

@@ -12,16 +12,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import NamedTuple
 
-from jdr.dice.modifiers import EXPLODE_DEPTH, Dist, Spec, selector_text
-from jdr.dice.notation import (
-    Compare,
-    Dice,
-    Node,
-    OddsContext,
-    SetNode,
-    parse_line,
-    spec_meaning,
-)
+from jdr.dice.modifiers import EXPLODE_DEPTH, Dist, Spec, selector_text, spec_meaning
+from jdr.dice.notation import parse_line
+from jdr.dice.tree import Compare, Dice, Group, Labeled, Node, Number, OddsContext, SetNode
 
 _SYMBOL = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "==": "=", "!=": "≠"}
 
@@ -62,8 +55,6 @@ class DiceOdds(NamedTuple):
 
 
 def _constant(node: Node) -> int | None:
-    from jdr.dice.notation import Number
-
     return node.value if isinstance(node, Number) else None
 
 
@@ -98,8 +89,6 @@ def _counting(spec: Spec, what: str = "dés") -> list[str]:
 
 
 def _is_counting(node: Node) -> bool:
-    from jdr.dice.notation import Group, Labeled
-
     while isinstance(node, Group | Labeled):
         node = node.inner
     if isinstance(node, Dice):
