@@ -117,7 +117,7 @@ def test_target_or_total_comparison() -> None:
     ("1d20!!!", "« ! » à la position 7 : une seule explosion"),
     ("1d6\u00a0+\u00a0?", "« ? » à la position 7"),
     ("1d6\u202f+\u20091", None),  # narrow and thin spaces are spaces
-    ("1d6\u200b+1", "« U+200B » à la position 4"),
+    ("1d6\u200b+1", "« \\u200b » à la position 4"),
     ("2d6kh3z", "« z » inattendu à la position 7"),
     ("((10d6kh5)kl2", "parenthèse ouverte à la position 1 jamais fermée"),
     ("{1d6, 2", "accolade ouverte à la position 1 jamais fermée"),

@@ -182,12 +182,7 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
                                for r in rows))
 
 
-# An expression may start with `-` (`jdr roll "-1d6+3"`): not an option (these commands have no
-# one-letter option, so click gives the whole word back as the argument).
-EXPRESSION_SETTINGS = {"ignore_unknown_options": True}
-
-
-@app.command("roll", context_settings=EXPRESSION_SETTINGS)
+@app.command("roll")
 def roll_cmd(
     expression: Annotated[str, _arg("Expression de dés, ex. 2d10kh1+6.", "EXPRESSION")],
     seed: SeedOpt = None,
@@ -248,7 +243,7 @@ def _expression_odds(expression: str, out: Output) -> None:
     out.render(result)()
 
 
-@app.command("odds", context_settings=EXPRESSION_SETTINGS)
+@app.command("odds")
 def odds_cmd(
     fiche: Annotated[str, _arg("Expression de dés (10d10cs>=7), ou fiche YAML ou nom du "
                                "personnage dans une campagne.", "EXPRESSION|FICHE")],
@@ -552,12 +547,29 @@ def command(name: str | None = None) -> Any:
     return params.install(french.install(typer.main.get_command(source)))
 
 
+EXPRESSION_COMMANDS = ("roll", "odds", "lancer", "chances")
+_FLAGS = ("--json", "--detail", "--dry-run", "--help")
+
+
+def dice_first(args: list[str]) -> list[str]:
+    """`jdr roll "-1d6+3"`: a dice expression starting with `-` is the argument, not an option
+    (moved after `--`, the options before it)."""
+    if not args or args[0] not in EXPRESSION_COMMANDS or "--" in args:
+        return args
+    for i in range(1, len(args)):
+        arg, before = args[i], args[i - 1]
+        takes_value = before.startswith("--") and "=" not in before and before not in _FLAGS
+        if not takes_value and arg[:1] == "-" and arg[1:2] in tuple("0123456789dD({+"):
+            return [*args[:i], *args[i + 1:], "--", arg]
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI in process; return the exit code. French errors on one line, exit code 2;
     under `--json` (or `--format json`), the error is `{"error": "..."}` on stdout."""
     from typer._click.exceptions import NoArgsIsHelpError
 
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = dice_first(list(sys.argv[1:] if argv is None else argv))
     wants_json = wants_json_output(args)
     try:
         name = args[0] if args and not args[0].startswith("-") else None

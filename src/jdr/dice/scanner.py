@@ -14,10 +14,11 @@ from jdr.render.safe import clean
 
 
 def _shown(char: str) -> str:
-    """A refused character as a person can read it, invisible ones by their code."""
-    if char.isprintable() and not char.isspace():
-        return clean(char)
-    return f"U+{ord(char):04X}"
+    """A refused character as a person can read it: invisible ones by their code (`\\u200b`)."""
+    shown = clean(char)
+    if shown != char or char.isprintable():
+        return shown
+    return f"\\u{ord(char):04x}"
 
 
 def _unexpected(char: str, position: int) -> DiceError:
