@@ -43,6 +43,6 @@ async def test_dice_odds_api_and_fragment(tmp_path: Path) -> None:
         r = await client.post(fragment, data={"expression": "1d6!!!"})
         assert "une seule explosion" in r.text
         page = await client.get(f"/tables/{table}")
-        assert 'hx-post="/tables/%d/f/chances-des"' % table in page.text
+        assert f'hx-post="/tables/{table}/f/chances-des"' in page.text
         assert 'hx-trigger="keyup changed delay:300ms"' in page.text
     app.state.server.dispose()

@@ -569,7 +569,7 @@ def command(name: str | None = None) -> Any:
 
 
 EXPRESSION_COMMANDS = ("roll", "odds", "lancer", "chances")
-_FLAGS = ("--json", "--detail", "--dry-run", "--help")
+_FLAGS = ("--json", "--detail", "--dry-run", "--help", "--verifiable")
 
 
 def dice_first(args: list[str]) -> list[str]:
