@@ -250,26 +250,10 @@ def check_cmd(
          Output(fmt, as_json, detail), seed, des, dry_run, campagne)
 
 
-def _expression_odds(expression: str, out: Output) -> None:
-    """`jdr odds "10d10cs>=7"`: a single argument that reads as dice gets its exact odds."""
-    from jdr.dice.odds import odds
-    from jdr.errors import DiceError
-
-    try:
-        result = odds(expression)
-    except DiceError as exc:
-        raise JdrError(f"« {expression[:40]} » n'est pas une expression de dés ({exc.message}) ; "
-                       "pour les chances d'un personnage, donnez sa fiche et sa compétence"
-                       ) from None
-    out.render(result)()
-
-
 @app.command("odds")
 def odds_cmd(
-    fiche: Annotated[str, _arg("Expression de dés (10d10cs>=7), ou fiche YAML ou nom du "
-                               "personnage dans une campagne.", "EXPRESSION|FICHE")],
-    competence: Annotated[str | None, _arg("Compétence, caractéristique ou arme (avec une fiche).",
-                                           "COMPETENCE")] = None,
+    fiche: Annotated[str, _arg("Expression de dés (10d10cs>=7), ou fiche.", "EXPRESSION|FICHE")],
+    competence: Annotated[str | None, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")] = None,
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
     contre: ContreOpt = None,
@@ -285,7 +269,9 @@ def odds_cmd(
     """Chances exactes d'un jet (fiche et compétence) ou d'une expression de dés (10d10cs>=7)."""
     out = Output(fmt, as_json, detail)
     if competence is None:
-        _expression_odds(fiche, out)
+        from jdr.cli.dice import expression_odds
+
+        expression_odds(fiche, out)
         return
     _act("odds", _check_params(fiche, competence, carac, seuil, contre, bonus, choix, de, opt),
          out, campagne=campagne)
@@ -568,27 +554,12 @@ def command(name: str | None = None) -> Any:
     return params.install(french.install(typer.main.get_command(source)))
 
 
-EXPRESSION_COMMANDS = ("roll", "odds", "lancer", "chances")
-_FLAGS = ("--json", "--detail", "--dry-run", "--help", "--verifiable")
-
-
-def dice_first(args: list[str]) -> list[str]:
-    """`jdr roll "-1d6+3"`: a dice expression starting with `-` is the argument, not an option
-    (moved after `--`, the options before it)."""
-    if not args or args[0] not in EXPRESSION_COMMANDS or "--" in args:
-        return args
-    for i in range(1, len(args)):
-        arg, before = args[i], args[i - 1]
-        takes_value = before.startswith("--") and "=" not in before and before not in _FLAGS
-        if not takes_value and arg[:1] == "-" and arg[1:2] in tuple("0123456789dD({+"):
-            return [*args[:i], *args[i + 1:], "--", arg]
-    return args
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI in process; return the exit code. French errors on one line, exit code 2;
     under `--json` (or `--format json`), the error is `{"error": "..."}` on stdout."""
     from typer._click.exceptions import NoArgsIsHelpError
+
+    from jdr.cli.dice import dice_first
 
     args = dice_first(list(sys.argv[1:] if argv is None else argv))
     wants_json = wants_json_output(args)

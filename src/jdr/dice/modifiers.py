@@ -147,8 +147,11 @@ def roll_term(spec: Spec, count: int, face: Callable[[], int]) -> tuple[list[Die
 
     firsts = [raw() for _ in range(count)]
     pool: list[Die] = []
-    for cur in firsts:
-        _roll_die(spec, cur, raw, pool)
+    if not spec.rerolls and not spec.clamps and spec.explode is None:
+        pool = [Die(spec.sides, f) for f in firsts]
+    else:
+        for cur in firsts:
+            _roll_die(spec, cur, raw, pool)
     kept = [i for i, d in enumerate(pool) if d.kept]
     if spec.keeps:
         a, b = keep_window(spec.keeps, len(kept))
@@ -156,6 +159,8 @@ def roll_term(spec: Spec, count: int, face: Callable[[], int]) -> tuple[list[Die
         for i in ranked[:a] + ranked[len(ranked) - b:]:
             d = pool[i]
             pool[i] = Die(d.sides, d.face, False, d.note)
+    if spec.success is None and spec.failure is None:
+        return pool, sum(d.face for d in pool if d.kept), 0, 0
     value = successes = failures = 0
     for d in pool:
         if d.kept:
