@@ -1,9 +1,9 @@
 """`jdr campagne …`, `jdr combat …`, `jdr journal`, `jdr annuler`: the lasting state, from the
-command line. Thin: parse, call `jdr.campaign`, render, print after the commit."""
+command line. Thin: parse, call `jdr.campaign`, render, print, then commit (output first:
+`jdr.cli.output.output_first`)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,8 +26,15 @@ DesOpt = Annotated[str | None, typer.Option("--des", help="Faces lancées à la 
 
 
 def _print(text: str) -> None:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    from jdr.cli.output import print_plain
+
+    print_plain(text)
+
+
+def _first(write: bool = True) -> Any:
+    from jdr.cli.output import output_first
+
+    return output_first(write)
 
 
 def _output(fmt: str, as_json: bool, detail: bool) -> Any:
@@ -62,17 +69,25 @@ def new_cmd(
 ) -> None:
     """Crée une campagne : NOM.jdr dans le dossier courant, ou dans la base donnée par --db."""
     from jdr.campaign.db import SUFFIX
-    from jdr.campaign.store import Campaign
+    from jdr.campaign.store import Campaign, check_new
+    from jdr.core.registry import get_system
     from jdr.render.json import dumps
 
     target = db if db is not None else str(Path(f"{nom}{SUFFIX}"))
     if db is None and Path(target).exists():
         raise JdrError(f"{target} existe déjà : je n'écrase pas une campagne")
-    campaign = Campaign.create(target, nom, systeme)
-    campaign.dispose()
+    name, system_id = check_new(nom, get_system(systeme).id)
     where = target if db is None else "la base donnée"
-    _print(dumps({"campaign": campaign.name, "system": campaign.system_id, "target": target})
-           if as_json else f"Campagne « {campaign.name} » ({campaign.system_id}) créée : {where}")
+    with _first() as shown:
+        shown(lambda: _print(dumps({"campaign": name, "system": system_id, "target": target})
+                             if as_json else f"Campagne « {name} » ({system_id}) créée : {where}"))
+        try:
+            Campaign.create(target, nom, systeme).dispose()
+        except BaseException:
+            if db is None:  # nothing half-made left behind
+                for leftover in (target, f"{target}-wal", f"{target}-shm", f"{target}-journal"):
+                    Path(leftover).unlink(missing_ok=True)
+            raise
 
 
 @campaign_app.command("import")
@@ -94,7 +109,7 @@ def import_cmd(
     campaign = _open(campagne)
     names: list[str] = []
     try:
-        with campaign.transaction() as tx:
+        with _first() as shown, campaign.transaction() as tx:
             for path in fichiers:
                 doc = SheetDocument.load(path)
                 if nombre is not None:
@@ -102,9 +117,10 @@ def import_cmd(
                     names += tx.add_group(doc, nombre, base)
                 else:
                     names.append(tx.add(doc, "pnj" if pnj else "pj", None, joueur, remplacer))
+            shown(lambda: _print(dumps({"imported": names}) if as_json
+                                 else "Importé(s) : " + ", ".join(names)))
     finally:
         campaign.dispose()
-    _print(dumps({"imported": names}) if as_json else "Importé(s) : " + ", ".join(names))
 
 
 @campaign_app.command("export")
@@ -128,10 +144,12 @@ def export_cmd(
     if dossier is None:
         _print("---\n".join(text for _, text in texts).rstrip("\n"))
         return
-    for name, text in texts:
-        target = dossier / f"{normalize(name)}.yaml"
-        write_atomic(target, text)
-        _print(f"{name} → {target}")
+    targets = [(dossier / f"{normalize(name)}.yaml", text) for name, text in texts]
+    with _first() as shown:
+        shown(lambda: _print("\n".join(f"{name} → {target}"
+                                        for (name, _), (target, _) in zip(texts, targets, strict=True))))
+        for target, text in targets:
+            write_atomic(target, text)
 
 
 @campaign_app.command("personnages")
@@ -177,12 +195,11 @@ def combat_show(ctx: typer.Context, campagne: CampOpt = None, as_json: JsonOpt =
 def _combat_step(ctx: typer.Context, campagne: str | None, step: Any, out: Any) -> None:
     campaign = _open(campagne or (ctx.obj or {}).get("campagne"))
     try:
-        with campaign.transaction() as tx:
+        with _first() as shown, campaign.transaction() as tx:
             result, _entry = step(tx)
-            show = out.render(result)
+            shown(out.render(result))
     finally:
         campaign.dispose()
-    show()
 
 
 @combat_app.command("start")
@@ -293,14 +310,12 @@ def undo_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt 
 
     campaign = _open(campagne)
     try:
-        with campaign.transaction() as tx:
+        with _first() as shown, campaign.transaction() as tx:
             entry = undo(tx)
+            shown(lambda: _print(dumps(entry.to_json()) if as_json or fmt == "json"
+                                 else entry.forum if fmt == "forum" else entry.text))
     finally:
         campaign.dispose()
-    if as_json or fmt == "json":
-        _print(dumps(entry.to_json()))
-    else:
-        _print(entry.forum if fmt == "forum" else entry.text)
 
 
 def serve_cmd(

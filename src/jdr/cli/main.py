@@ -1,8 +1,9 @@
 """`jdr` command line: parse, call the use-case layer (`jdr.core.usecase`), render. Never imports a
 system: systems are found through the registry.
 
-Every command renders first, then commits the sheets, then prints what it rendered: an output
-that cannot be produced never leaves a changed sheet behind.
+Output first: every command renders and writes its whole output (flushed), then commits the
+sheets or the campaign (`jdr.cli.output.output_first`): an output that cannot be produced or
+written never leaves a change behind, and a commit that fails after it says so in French.
 """
 
 import sys
@@ -13,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from jdr.cli.output import Output as Output  # re-exported: jdr.cli.campaign imports it from here
-from jdr.cli.output import print_error, print_plain, wants_json_output
+from jdr.cli.output import output_first, print_error, print_plain, setup_streams, wants_json_output
 from jdr.errors import JdrError
 
 APP_SETTINGS: dict[str, Any] = {
@@ -143,7 +144,7 @@ def _roll(expression: str, out: Output, seed: str | None, des: str | None) -> No
 
 def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None,
          des: str | None = None, dry_run: bool = False, campagne: str | None = None) -> None:
-    """One action, files or campaign: load, act, validate, render, commit, then print."""
+    """One action, files or campaign: load, act, validate, render, print, then commit."""
     if kind == "roll" and not _campaign_in_use(campagne):
         _roll(params["expression"], out, seed, des)  # nothing to load, nothing to journal
         return
@@ -154,11 +155,10 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
     rolls = kind not in ("odds", "show", "xp", "session", "sante") and not params.get("chances")
     source = _source(seed, des) if rolls or des is not None else None
     write = journaled(kind) and not dry_run
-    with workspace(refs_of(kind, params), campagne, write) as ws:
+    with output_first(write) as shown, workspace(refs_of(kind, params), campagne, write) as ws:
         done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
-        show = out.render(done.result)
+        shown(out.render(done.result))
         commit(ws, done)
-    show()
 
 
 # ------------------------------------------------------------------ commands
@@ -405,11 +405,16 @@ def sheet_new_cmd(
     try:
         if sortie.exists():
             raise JdrError(f"{shown_path(sortie)} existe déjà : je n'écrase pas une fiche")
-        write_atomic(sortie, text)
     except (OSError, ValueError) as exc:
         raise JdrError(f"--sortie {shown_path(sortie)} : écriture impossible ({os_reason(exc)})") from None
-    print_plain(dumps({"system": system.id, "path": str(sortie)}) if as_json
-                 else f"Fiche {system.id} écrite : {shown_path(sortie)}")
+    with output_first() as shown:
+        shown(lambda: print_plain(dumps({"system": system.id, "path": str(sortie)}) if as_json
+                                  else f"Fiche {system.id} écrite : {shown_path(sortie)}"))
+        try:
+            write_atomic(sortie, text)
+        except (OSError, ValueError) as exc:
+            where = shown_path(sortie)
+            raise JdrError(f"--sortie {where} : écriture impossible ({os_reason(exc)})") from None
 
 
 @sheet_app.command("check")
@@ -533,6 +538,7 @@ def main(argv: list[str] | None = None) -> int:
     from typer._click.exceptions import NoArgsIsHelpError
 
     args = list(sys.argv[1:] if argv is None else argv)
+    setup_streams()
     wants_json = wants_json_output(args)
     try:
         name = args[0] if args and not args[0].startswith("-") else None
@@ -545,7 +551,10 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("Interrompu.\n")
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError as exc:  # help or usage text into a closed pipe
+        from jdr.cli.output import broken_stdout
+
+        broken_stdout(exc)
         return 141
     except NoArgsIsHelpError as exc:  # `jdr`, `jdr sheet`: the help, as asked
         print_plain(exc.ctx.get_help())
