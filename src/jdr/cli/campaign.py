@@ -152,6 +152,76 @@ def export_cmd(
             write_atomic(target, text)
 
 
+@campaign_app.command("sauvegarde")
+def backup_cmd(
+    sortie: Annotated[Path | None, typer.Option(
+        "--sortie", metavar="FICHIER",
+        help="Fichier de la copie (défaut : NOM-AAAAMMJJ-HHMMSS.sauvegarde à côté).")] = None,
+    campagne: CampOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Copie cohérente de la campagne (SQLite), même pendant que jdr serve tourne."""
+    from jdr.campaign.backup import backup
+    from jdr.campaign.db import find_target
+    from jdr.render.json import dumps
+
+    with _first() as shown, backup(find_target(campagne), sortie) as (final, entries):
+        shown(lambda: _print(dumps({"backup": str(final), "entries": entries}) if as_json
+                             else f"Sauvegarde écrite : {final} ({entries} entrée(s) au journal)"))
+
+
+@campaign_app.command("restaurer")
+def restore_cmd(
+    fichier: Annotated[Path, typer.Argument(help="Sauvegarde à remettre en place.", metavar="FICHIER")],
+    campagne: Annotated[str | None, typer.Option(
+        "--campagne", help="Campagne à remplacer ou à créer (défaut : celle du dossier).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remet une sauvegarde en place (refusé si le serveur tourne sur cette campagne)."""
+    from jdr.campaign.backup import restore
+    from jdr.campaign.db import CampaignError, find_target
+    from jdr.render.json import dumps
+
+    try:
+        target = find_target(campagne)
+    except CampaignError as exc:
+        if not exc.message.startswith("aucune campagne"):
+            raise
+        raise CampaignError("donnez --campagne FICHIER : la campagne à remplacer ou à créer") from None
+    with _first() as shown, restore(fichier, target) as entries:
+        shown(lambda: _print(dumps({"restored": str(fichier), "target": target, "entries": entries})
+                             if as_json else f"Campagne {target} restaurée depuis {fichier} "
+                             f"({entries} entrée(s) au journal)"))
+
+
+@campaign_app.command("migrer")
+def migrate_cmd(campagne: CampOpt = None, as_json: JsonOpt = False) -> None:
+    """Met le schéma de la campagne à jour (après une mise à jour de jdr)."""
+    from jdr.campaign.db import (
+        engine_for,
+        find_target,
+        head_revision,
+        migrate,
+        schema_revision,
+        split_target,
+        translated_errors,
+    )
+    from jdr.render.json import dumps
+
+    url, _ = split_target(find_target(campagne))
+    with translated_errors():
+        engine = engine_for(url, must_exist=True, integrity=not url.startswith("postgresql"))
+        try:
+            before = schema_revision(engine)
+            with _first() as shown:
+                shown(lambda: _print(dumps({"from": before, "to": head_revision()}) if as_json
+                                     else f"Schéma : {before} → {head_revision()}"
+                                     + (" (déjà à jour)" if before == head_revision() else "")))
+                migrate(engine)
+        finally:
+            engine.dispose()
+
+
 @campaign_app.command("personnages")
 def list_cmd(campagne: CampOpt = None, as_json: JsonOpt = False) -> None:
     """Liste les personnages et PNJ de la campagne."""
