@@ -147,7 +147,7 @@ def not_recorded(exc: BaseException) -> NotRecorded:
 
         reason = os_reason(exc)
     else:
-        reason = f"erreur de la base ({type(exc).__name__})"
+        reason = f"erreur de la base : {type(exc).__name__}"
     return NotRecorded(f"enregistrement impossible ({reason}) : rien n'a été enregistré, "
                        "le résultat affiché ci-dessus ne compte pas")
 
