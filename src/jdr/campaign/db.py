@@ -61,7 +61,7 @@ def _sqlite_url(path: Path) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
-def check_sqlite_file(path: Path, must_exist: bool, integrity: bool = False) -> None:
+def check_sqlite_file(path: Path, must_exist: bool, integrity: bool | None = None) -> None:
     """A campaign file must be one of ours, identified read-only (`identity.identify`) before
     anything writes to it; say so in French otherwise."""
     if not path.exists():
@@ -78,7 +78,7 @@ def check_sqlite_file(path: Path, must_exist: bool, integrity: bool = False) -> 
     identify(path, integrity)
 
 
-def engine_for(target: str, must_exist: bool = True, integrity: bool = False) -> Any:
+def engine_for(target: str, must_exist: bool = True, integrity: bool | None = None) -> Any:
     """A SQLAlchemy engine for a campaign file (identified first) or URL."""
     from sqlalchemy import create_engine, event
 

@@ -33,6 +33,7 @@ VERSION_TABLE = "jdr_alembic_version"
 JDR_TABLES = (VERSION_TABLE, "jdr_campaigns")
 VERSIONS = Path(__file__).parent / "migrations" / "versions"
 RESTORE_HINT = "restaurez une sauvegarde (jdr campagne restaurer)"
+CHECK_LIMIT = 32 * 1024 * 1024  # a command checks every page of a base up to this size
 
 
 class CampaignError(JdrError):
@@ -120,13 +121,17 @@ def _translate(path: Path, exc: Exception) -> CampaignError:
     return CampaignError(f"{path} : base SQLite illisible ({text[:160]})")
 
 
-def identify(path: Path, integrity: bool = False) -> str:
+def identify(path: Path, integrity: bool | None = False) -> str:
     """The schema revision of campaign file `path`, or a French error; nothing is written.
 
-    With `integrity`, the whole base is also checked (`PRAGMA quick_check`): every page read."""
+    With `integrity`, the whole base is also checked (`PRAGMA quick_check`: every page read);
+    `None` checks a base up to `CHECK_LIMIT` (a command's start stays short; above it, SQLite
+    still refuses the damaged pages a command reads, and `jdr serve` checks everything)."""
     import sqlite3
 
     stamped = check_header(path)
+    if integrity is None:
+        integrity = path.stat().st_size <= CHECK_LIMIT
     try:
         conn = read_only(path)
     except sqlite3.Error as exc:
