@@ -77,6 +77,10 @@ def new_cmd(
     if db is None and Path(target).exists():
         raise JdrError(f"{target} existe déjà : je n'écrase pas une campagne")
     name, system_id = check_new(nom, get_system(systeme).id)
+    if db is None:
+        from jdr.campaign.db import check_sqlite_file
+
+        check_sqlite_file(Path(target), must_exist=False)  # the folder, before saying « créée »
     where = target if db is None else "la base donnée"
     with _first() as shown:
         shown(lambda: _print(dumps({"campaign": name, "system": system_id, "target": target})

@@ -218,7 +218,12 @@ def print_error(exc: JdrError, wants_json: bool, code: int) -> int:
     if wants_json and not getattr(exc, "to_stderr", False):
         from jdr.render.json import error
 
-        sys.stdout.write(error("\n".join(lines)) + "\n")
+        try:
+            sys.stdout.write(error("\n".join(lines)) + "\n")
+            sys.stdout.flush()
+        except OSError as failed:
+            broken_stdout(failed)
+            return print_error(exc, False, code)
     else:
         try:
             sys.stderr.write("Erreur : " + "\n".join(lines) + "\n")
