@@ -171,8 +171,11 @@ def schema_revision(engine: Any) -> str:
 def check_schema(engine: Any) -> None:
     """An existing campaign: the current schema, or a French error (an older one asks for
     `jdr campagne migrer`, a newer one for a newer jdr)."""
-    from jdr.campaign.identity import require_head
+    from jdr.campaign.identity import identify, require_head
 
+    if engine.dialect.name == "sqlite":  # read-only, without taking the write lock
+        require_head(identify(Path(engine.url.database)))
+        return
     require_head(schema_revision(engine))
 
 
