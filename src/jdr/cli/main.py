@@ -413,7 +413,7 @@ def sheet_new_cmd(
 ) -> None:
     """Écrit un modèle de fiche commenté."""
     from jdr.core.registry import get_system
-    from jdr.core.sheet import write_atomic
+    from jdr.core.sheet import os_reason, shown_path, write_atomic
     from jdr.render.json import dumps
 
     system = get_system(systeme)
@@ -421,8 +421,6 @@ def sheet_new_cmd(
     if sortie is None:
         print_plain(dumps({"system": system.id, "template": text}) if as_json else text.rstrip("\n"))
         return
-    from jdr.core.sheet import os_reason, shown_path
-
     try:
         if sortie.exists():
             raise JdrError(f"{shown_path(sortie)} existe déjà : je n'écrase pas une fiche")
