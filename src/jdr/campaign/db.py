@@ -86,9 +86,12 @@ def engine_for(target: str, must_exist: bool = True, integrity: bool | None = No
         if not target.startswith(("postgresql", "sqlite")):
             raise CampaignError("base non prise en charge : postgresql+psycopg://… ou un fichier .jdr")
         try:
-            return create_engine(target, pool_pre_ping=True)
+            engine = create_engine(target, pool_pre_ping=True)
         except Exception as exc:  # bad URL syntax, unknown driver
             raise CampaignError(f"adresse de base invalide ({type(exc).__name__})") from None
+        if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+            check_sqlite_file(Path(engine.url.database), must_exist, integrity)  # identified first
+        return engine
     path = Path(target)
     check_sqlite_file(path, must_exist, integrity)
     engine = create_engine(_sqlite_url(path), connect_args={"timeout": 60})

@@ -84,10 +84,12 @@ def new_cmd(
     if db is None and Path(target).exists():
         raise JdrError(f"{target} existe déjà : je n'écrase pas une campagne")
     name, system_id = check_new(nom, get_system(systeme).id)
-    if db is None:
-        from jdr.campaign.db import check_sqlite_file
+    from jdr.campaign.db import check_sqlite_file, engine_for
 
-        check_sqlite_file(Path(target), must_exist=False)  # the folder, before saying « créée »
+    if db is None:  # the folder (or the base), before saying « créée »
+        check_sqlite_file(Path(target), must_exist=False)
+    else:
+        engine_for(db, must_exist=False).dispose()
     where = target if db is None else "la base donnée"
     with _first() as shown:
         shown(lambda: _print(dumps({"campaign": name, "system": system_id, "target": target})
