@@ -123,6 +123,11 @@ def test_damaged_or_foreign_base_refused_untouched(kind: str, model: Path, tmp_p
         assert run.err.startswith("Erreur : ") and expected in run.err, f"{kind} / jdr {shown} : {run.err}"
         assert "Traceback" not in run.err and run.out == ""
         assert hashlib.sha256(base.read_bytes()).hexdigest() == before, f"{kind} / jdr {shown} a écrit"
+    for args in (["journal", "--campagne", f"sqlite:///{base}"],
+                 ["campagne", "new", "Autre", "--systeme", "cyd", "--db", f"sqlite:///{base}"]):
+        run = cli(*args)
+        assert run.code == 2 and expected in run.err and run.out == "", f"{kind} / {args} : {run.err}"
+    assert hashlib.sha256(base.read_bytes()).hexdigest() == before
     assert not (tmp_path / "copie.sauvegarde").exists()
 
 
