@@ -1,9 +1,8 @@
 """`jdr` command line: parse, call the use-case layer (`jdr.core.usecase`), render. Never imports a
 system: systems are found through the registry.
 
-Output first: every command renders and writes its whole output (flushed), then commits the
-sheets or the campaign (`jdr.cli.output.output_first`): an output that cannot be produced or
-written never leaves a change behind, and a commit that fails after it says so in French.
+Output first (`jdr.cli.output.output_first`): every command writes its whole output, then commits;
+an output that cannot be written leaves no change, a commit failing after it says so in French.
 """
 
 import sys
@@ -252,8 +251,8 @@ def check_cmd(
 
 @app.command("odds")
 def odds_cmd(
-    fiche: PersoArg,
-    competence: Annotated[str, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")],
+    fiche: Annotated[str, _arg("Expression de dés (10d10cs>=7), ou fiche.", "EXPRESSION|FICHE")],
+    competence: Annotated[str | None, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")] = None,
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
     contre: ContreOpt = None,
@@ -266,9 +265,15 @@ def odds_cmd(
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
-    """Chances exactes d'un jet : réussite, critiques et distribution des totaux."""
+    """Chances exactes d'un jet (fiche et compétence) ou d'une expression de dés (10d10cs>=7)."""
+    out = Output(fmt, as_json, detail)
+    if competence is None:
+        from jdr.cli.dice import expression_odds
+
+        expression_odds(fiche, out)
+        return
     _act("odds", _check_params(fiche, competence, carac, seuil, contre, bonus, choix, de, opt),
-         Output(fmt, as_json, detail), campagne=campagne)
+         out, campagne=campagne)
 
 
 @app.command("attack")
@@ -421,19 +426,16 @@ def sheet_new_cmd(
     if sortie is None:
         print_plain(dumps({"system": system.id, "template": text}) if as_json else text.rstrip("\n"))
         return
+    where = shown_path(sortie)
     try:
         if sortie.exists():
-            raise JdrError(f"{shown_path(sortie)} existe déjà : je n'écrase pas une fiche")
+            raise JdrError(f"{where} existe déjà : je n'écrase pas une fiche")
     except (OSError, ValueError) as exc:
-        raise JdrError(f"--sortie {shown_path(sortie)} : écriture impossible ({os_reason(exc)})") from None
-    with output_first() as shown:
+        raise JdrError(f"--sortie {where} : écriture impossible ({os_reason(exc)})") from None
+    with output_first() as shown:  # a failed write after the output: « rien n'a été enregistré »
         shown(lambda: print_plain(dumps({"system": system.id, "path": str(sortie)}) if as_json
-                                  else f"Fiche {system.id} écrite : {shown_path(sortie)}"))
-        try:
-            write_atomic(sortie, text)
-        except (OSError, ValueError) as exc:
-            where = shown_path(sortie)
-            raise JdrError(f"--sortie {where} : écriture impossible ({os_reason(exc)})") from None
+                                  else f"Fiche {system.id} écrite : {where}"))
+        write_atomic(sortie, text)
 
 
 @sheet_app.command("check")
@@ -556,7 +558,9 @@ def main(argv: list[str] | None = None) -> int:
     under `--json` (or `--format json`), the error is `{"error": "..."}` on stdout."""
     from typer._click.exceptions import NoArgsIsHelpError
 
-    args = list(sys.argv[1:] if argv is None else argv)
+    from jdr.cli.dice import dice_first
+
+    args = dice_first(list(sys.argv[1:] if argv is None else argv))
     setup_streams()
     wants_json = wants_json_output(args)
     try:
@@ -570,10 +574,7 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("Interrompu.\n")
         return 130
-    except BrokenPipeError as exc:  # help or usage text into a closed pipe
-        from jdr.cli.output import broken_stdout
-
-        broken_stdout(exc)
+    except BrokenPipeError:  # help or usage text into a closed pipe (stdout quieted at exit)
         return 141
     except NoArgsIsHelpError as exc:  # `jdr`, `jdr sheet`: the help, as asked
         print_plain(exc.ctx.get_help())

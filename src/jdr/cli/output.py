@@ -185,9 +185,24 @@ def _degrade(exc: UnicodeError) -> tuple[str, int]:
     return "".join(out), exc.end
 
 
+def _quiet_exit() -> None:
+    """At exit, a stdout that can no longer be flushed (closed pipe, full disk) goes to
+    /dev/null instead of printing « Exception ignored … » after our French line."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        broken_stdout(exc)
+    except ValueError:  # already closed
+        pass
+
+
 def setup_streams() -> None:
     """stdout and stderr degrade what their encoding cannot write (see the module docstring)."""
+    import atexit
     import codecs
+
+    atexit.unregister(_quiet_exit)
+    atexit.register(_quiet_exit)
 
     try:
         codecs.lookup_error("jdr-degrade")
