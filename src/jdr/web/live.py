@@ -37,9 +37,11 @@ POLL_SECONDS = 2.0
 MAX_QUEUE = 2000
 PAGE = 500
 Item = tuple[int, str] | None
+Frame = Callable[["Entry", Caller], str]  # the text one channel sends for an entry
 
 
-def entry_text(entry: Entry) -> str:
+def entry_text(entry: Entry, caller: Caller | None = None) -> str:
+    """The API channel's frame: the entry as JSON (the same for every member who may see it)."""
     return json.dumps(entry.to_json(), ensure_ascii=False)
 
 
@@ -104,6 +106,7 @@ def read_batch(campaign: Campaign, since: int) -> Batch:
 @dataclass(eq=False)
 class Subscriber:
     caller: Caller
+    frame: Frame = entry_text
     queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     closing: tuple[int, str] | None = None
 
@@ -170,10 +173,16 @@ class Hub:
             if entry.seq <= self.last:
                 continue
             self.last = entry.seq
-            text: str | None = None
+            # Each frame (JSON for the API, rendered HTML for the pages) is made once per entry,
+            # whatever the number of members who may see it (what they see does not depend on
+            # who they are, only whether they may): then only handed out.
+            frames: dict[Frame, str] = {}
             for sub in self.subs:
-                if sub.caller.may_see(entry.visibility, owner):
-                    text = text or entry_text(entry)
+                caller = sub.caller
+                if caller.may_see(entry.visibility, owner):
+                    text = frames.get(sub.frame)
+                    if text is None:
+                        text = frames[sub.frame] = sub.frame(entry, caller)
                     sub.push(entry.seq, text)
 
 
@@ -205,13 +214,13 @@ class Hubs:
             if sub.caller.member_id == member_id:
                 sub.close(4401, "jeton révoqué")
 
-    async def subscribe(self, caller: Caller) -> tuple[Hub, Subscriber]:
+    async def subscribe(self, caller: Caller, frame: Frame = entry_text) -> tuple[Hub, Subscriber]:
         self._start()
         table_id = caller.campaign.id
         hub = self.hubs.get(table_id)
         if hub is None:
             hub = self.hubs[table_id] = Hub(caller.campaign)
-        sub = Subscriber(caller)
+        sub = Subscriber(caller, frame)
         hub.subs.add(sub)
         try:
             await asyncio.wait_for(hub.ready.wait(), timeout=30)
@@ -261,19 +270,20 @@ async def direct(websocket: WebSocket) -> None:
     await serve_channel(websocket, _query_token)
 
 
-async def serve_channel(websocket: WebSocket, token_of: TokenOf) -> None:
+async def serve_channel(websocket: WebSocket, token_of: TokenOf, frame: Frame = entry_text) -> None:
     """One live channel (the API's, or the pages' with the cookie's token): the backlog after
-    `depuis` the caller may see, then each new entry, filtered by `Caller.may_see`."""
+    `depuis` the caller may see, then each new entry, filtered by `Caller.may_see`, each sent
+    as `frame` makes it (the entry's JSON, or for the pages the entry ready to show)."""
     server: Server = websocket.app.state.server
     await websocket.accept()
     try:
         caller, since = await _open(server, websocket, token_of)
-        hub, sub = await server.hubs.subscribe(caller)
+        hub, sub = await server.hubs.subscribe(caller, frame)
     except ApiError as exc:
         await _refuse(websocket, exc)
         return
     try:
-        sent = await _backlog(websocket, caller, since)
+        sent = await _backlog(websocket, caller, since, frame)
         await _live(websocket, sub, sent)
     except Exception as exc:  # a client gone mid-send, the database gone: close, say why
         LOG.info("canal direct fermé (%s)", type(exc).__name__)
@@ -315,7 +325,8 @@ async def _refuse(websocket: WebSocket, exc: ApiError) -> None:
         LOG.info("canal direct refusé puis fermé (%s)", type(error).__name__)
 
 
-async def _backlog(websocket: WebSocket, caller: Caller, since: int | None) -> int:
+async def _backlog(websocket: WebSocket, caller: Caller, since: int | None,
+                   frame: Frame = entry_text) -> int:
     """Send what the caller may see after `since`; the last seq passed."""
     if since is None:
         return await run_in_threadpool(read_seq, caller.campaign)
@@ -323,7 +334,7 @@ async def _backlog(websocket: WebSocket, caller: Caller, since: int | None) -> i
         page = await run_in_threadpool(read_entries, caller.campaign, since)
         for entry, owner in page:
             if caller.may_see(entry.visibility, owner):
-                await websocket.send_text(entry_text(entry))
+                await websocket.send_text(frame(entry, caller))
             since = entry.seq
         if len(page) < PAGE:
             return since

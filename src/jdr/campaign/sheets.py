@@ -1,0 +1,86 @@
+"""Sheets of a campaign, read without parsing them again and again.
+
+A campaign keeps each sheet as YAML text; parsing that text (ruamel, round trip) is by far the
+dearest step of an action. Two things avoid it:
+
+- `LazyDocument`: the document of a stored sheet parses its text only when something reads or
+  changes it (`data`); an action that only reads a sheet's model never parses it.
+- `ModelCache`: the validated model of a sheet text, kept for the process (`jdr serve` serves
+  many actions): keyed by the system and the exact text, so a sheet changed anywhere (another
+  process, an undo) is a new key and is never served stale, and a rolled-back change costs
+  nothing. Models are read-only by convention: the rules change a sheet through `SheetChange`
+  on its document, never by assigning to the model.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from jdr.core.sheet import SheetDocument
+
+MAX_MODELS = 4096  # sheets kept per process (a sheet's model is a few kB)
+MAX_CACHED_TEXT = 200_000  # longer sheets are validated each time, not kept
+
+
+class LazyDocument(SheetDocument):
+    """A stored sheet whose YAML is parsed on first use (see `SheetDocument.from_text`)."""
+
+    def __init__(self, text: str, path: Path) -> None:  # no super(): the data is lazy
+        self.path = path
+        self.text = text
+        self._data: Any = None
+
+    @property
+    def data(self) -> Any:
+        if self._data is None:
+            self._data = SheetDocument.from_text(self.text, self.path).data
+        return self._data
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self._data = value
+
+    @property
+    def parsed(self) -> bool:
+        return self._data is not None
+
+
+class ModelCache:
+    """(system id, sheet text) → (model, name), least recently used first out; thread-safe."""
+
+    def __init__(self, size: int = MAX_MODELS) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[str, str], tuple[Any, str]] = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, system_id: str, text: str) -> tuple[Any, str] | None:
+        key = (system_id, text)
+        with self.lock:
+            found = self.items.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self.items.move_to_end(key)
+            self.hits += 1
+            return found
+
+    def put(self, system_id: str, text: str, model: Any, name: str) -> None:
+        if len(text) > MAX_CACHED_TEXT:
+            return
+        with self.lock:
+            self.items[(system_id, text)] = (model, name)
+            self.items.move_to_end((system_id, text))
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+            self.hits = self.misses = 0
+
+
+MODELS = ModelCache()
