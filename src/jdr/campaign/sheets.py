@@ -36,7 +36,7 @@ class LazyDocument(SheetDocument):
     @property
     def data(self) -> Any:
         if self._data is None:
-            self._data = SheetDocument.from_text(self.text, self.path).data
+            self._data = _parse_stored(self.text, self.path)
         return self._data
 
     @data.setter
@@ -46,6 +46,23 @@ class LazyDocument(SheetDocument):
     @property
     def parsed(self) -> bool:
         return self._data is not None
+
+
+def _parse_stored(text: str, path: Path) -> Any:
+    """The YAML of a stored sheet. Its limits (depth, size, aliases, long numbers) were checked
+    when it came in (`tx.add`: `SheetDocument.from_text`) and every later text is our own dump
+    of a validated document: they are not walked again here (it was a third of the time)."""
+    from collections.abc import Mapping
+
+    from jdr.core.sheet import _yaml
+
+    try:
+        data = _yaml().load(text)
+    except Exception:  # a database edited by hand: the full reading below says why, in French
+        data = None
+    if not isinstance(data, Mapping):
+        return SheetDocument.from_text(text, path).data
+    return data
 
 
 class ModelCache:
