@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from bench_live import free_port, pg_schema
+from bench_live import cpu_of, free_port, pg_schema
 
 NAIN = """systeme: cydonia
 nom: Nain A
@@ -65,13 +65,6 @@ class Run:
     acked: set[int] = field(default_factory=set)
     lost: int | None = None
     note: str = ""
-
-
-def cpu_of(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
-    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-        fields = f.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
