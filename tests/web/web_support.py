@@ -46,7 +46,8 @@ async def in_process(db: str, admin: str | None = None, loopback: bool = True
                      ) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(db, admin, loopback)
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-    async with httpx.AsyncClient(transport=transport, base_url="http://jdr.test") as client:
+    async with httpx.AsyncClient(transport=transport, base_url="http://jdr.test",
+                                 timeout=STARTUP_SECONDS) as client:  # a loaded machine is slow
         yield client
     app.state.server.dispose()
 
