@@ -24,10 +24,10 @@ from web_support import (
     receive_until,
     roll,
 )
-
-LOADED = STARTUP_SECONDS  # requests on a loaded machine: no timeout shorter than it needs
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+LOADED = STARTUP_SECONDS  # requests on a loaded machine: no timeout shorter than it needs
 
 pytestmark = pytest.mark.anyio
 
