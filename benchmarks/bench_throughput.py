@@ -107,10 +107,10 @@ async def poster(http: httpx.AsyncClient, table: int, mj: str, index: int, until
             r = await http.post(f"/api/tables/{table}/actions", json=body,
                                 headers={"Authorization": f"Bearer {mj}"})
         except httpx.HTTPError:
-            run.errors += 1
-            return  # the server was killed
+            run.errors += record
+            return  # the server was killed (the durability phase)
         if r.status_code != 200:
-            run.errors += 1
+            run.errors += record
             continue
         if record:
             run.latencies.append((time.perf_counter() - t0) * 1000)
