@@ -1,7 +1,7 @@
 """Sheets of a campaign, read without parsing them again and again.
 
 A campaign keeps each sheet as YAML text; parsing that text (ruamel, round trip) is by far the
-dearest step of an action. Two things avoid it:
+dearest step of an action. Three things avoid it:
 
 - `LazyDocument`: the document of a stored sheet parses its text only when something reads or
   changes it (`data`); an action that only reads a sheet's model never parses it.
@@ -10,6 +10,8 @@ dearest step of an action. Two things avoid it:
   process, an undo) is a new key and is never served stale, and a rolled-back change costs
   nothing. Models are read-only by convention: the rules change a sheet through `SheetChange`
   on its document, never by assigning to the model.
+- `DOCS`: the round-trip tree of a sheet text, kept the same way; a document to change gets a
+  deep copy of it (its comments and layout included), never the kept tree itself.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ class LazyDocument(SheetDocument):
     @property
     def data(self) -> Any:
         if self._data is None:
-            self._data = _parse_stored(self.text, self.path)
+            self._data = parsed_copy(self.text, self.path)
         return self._data
 
     @data.setter
@@ -101,3 +103,25 @@ class ModelCache:
 
 
 MODELS = ModelCache()
+DOCS = ModelCache(1024)  # ("yaml", text) -> the round-trip YAML tree of that text (never handed out)
+
+
+def parsed_copy(text: str, path: Path) -> Any:
+    """The round-trip YAML tree of a stored sheet, for one document to change: a copy of the
+    tree kept for that exact text (ten times cheaper than parsing it again), or parsed now."""
+    import copy
+
+    kept = DOCS.get("yaml", text)
+    if kept is not None:
+        return copy.deepcopy(kept[0])
+    data = _parse_stored(text, path)
+    DOCS.put("yaml", text, copy.deepcopy(data), "")
+    return data
+
+
+def keep_tree(text: str, data: Any) -> None:
+    """A sheet just written as `text` from the tree `data`: the next action that changes it
+    starts from a copy of this tree instead of parsing the text."""
+    import copy
+
+    DOCS.put("yaml", text, copy.deepcopy(data), "")

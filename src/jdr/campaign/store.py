@@ -338,12 +338,13 @@ class Tx:
     def _reloaded(self, row: CharacterRow, doc: SheetDocument) -> None:
         """A saved sheet: the next `load` of this transaction sees the new model, validated from
         the document in memory (not parsed again); the new text's model is kept for later."""
-        from jdr.campaign.sheets import MODELS
+        from jdr.campaign.sheets import MODELS, keep_tree
 
         system = self.campaign.system
         model = system.load(doc)
         name = system.name_of(model)
         MODELS.put(system.id, row.yaml, model, name)
+        keep_tree(row.yaml, doc.data)
         self._loaded[row.key] = Loaded(doc, model, name)
 
     # -- journal ------------------------------------------------------------------------
