@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket
 
 from jdr.web.auth import Caller
 from jdr.web.errors import ApiError
+from jdr.web.visibility import any_touches, caller_key, live_texts
 
 if TYPE_CHECKING:
     from jdr.campaign.store import Campaign, Entry
@@ -37,12 +38,16 @@ POLL_SECONDS = 2.0
 MAX_QUEUE = 2000
 PAGE = 500
 Item = tuple[int, str] | None
-Frame = Callable[["Entry", Caller], str]  # the text one channel sends for an entry
+Frame = Callable[[dict[str, Any], Caller], str]  # the text one channel sends for an entry (JSON)
 
 
-def entry_text(entry: Entry, caller: Caller | None = None) -> str:
-    """The API channel's frame: the entry as JSON (the same for every member who may see it)."""
+def entry_text(entry: Entry) -> str:
     return json.dumps(entry.to_json(), ensure_ascii=False)
+
+
+def json_frame(data: dict[str, Any], caller: Caller) -> str:
+    """The API channel's frame: the entry as JSON (the same for every member who may see it)."""
+    return json.dumps(data, ensure_ascii=False)
 
 
 # ------------------------------------------------------------------ reading the database
@@ -79,6 +84,8 @@ def read_seq(campaign: Campaign) -> int:
 class Batch:
     entries: list[tuple[Entry, str | None]]
     revoked: set[int]
+    # encounter entries as each non-MJ member may see them (`jdr.web.visibility.live_texts`)
+    filtered: dict[tuple[str, str, int], str] = field(default_factory=dict)
 
 
 def read_batch(campaign: Campaign, since: int) -> Batch:
@@ -106,7 +113,7 @@ def read_batch(campaign: Campaign, since: int) -> Batch:
 @dataclass(eq=False)
 class Subscriber:
     caller: Caller
-    frame: Frame = entry_text
+    frame: Frame = json_frame
     queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     closing: tuple[int, str] | None = None
 
@@ -159,6 +166,10 @@ class Hub:
             self.dirty = False
             try:
                 batch = await run_in_threadpool(read_batch, self.campaign, self.last)
+                fresh = [e for e, _ in batch.entries if e.seq > self.last]
+                if any_touches(fresh) and any(not s.caller.is_mj for s in self.subs):
+                    batch.filtered = await run_in_threadpool(
+                        live_texts, self.campaign, [s.caller for s in self.subs], fresh)
             except Exception as exc:  # the safety poll will try again
                 LOG.warning("table %s : lecture du journal impossible (%s)", self.campaign.id,
                             type(exc).__name__)
@@ -174,15 +185,20 @@ class Hub:
                 continue
             self.last = entry.seq
             # Each frame (JSON for the API, rendered HTML for the pages) is made once per entry,
-            # whatever the number of members who may see it (what they see does not depend on
-            # who they are, only whether they may): then only handed out.
+            # whatever the number of members who may see it, then only handed out; only a fight
+            # a member sees otherwise (`live_texts`) gets its own.
             frames: dict[Frame, str] = {}
             for sub in self.subs:
                 caller = sub.caller
                 if caller.may_see(entry.visibility, owner):
-                    text = frames.get(sub.frame)
-                    if text is None:
-                        text = frames[sub.frame] = sub.frame(entry, caller)
+                    special = batch.filtered.get((*caller_key(caller), entry.seq))
+                    if special is not None:  # a fight this member sees otherwise (not shared)
+                        text = special if sub.frame is json_frame else sub.frame(
+                            json.loads(special), caller)
+                    else:
+                        text = frames.get(sub.frame)
+                        if text is None:
+                            text = frames[sub.frame] = sub.frame(entry.to_json(), caller)
                     sub.push(entry.seq, text)
 
 
@@ -214,7 +230,7 @@ class Hubs:
             if sub.caller.member_id == member_id:
                 sub.close(4401, "jeton révoqué")
 
-    async def subscribe(self, caller: Caller, frame: Frame = entry_text) -> tuple[Hub, Subscriber]:
+    async def subscribe(self, caller: Caller, frame: Frame = json_frame) -> tuple[Hub, Subscriber]:
         self._start()
         table_id = caller.campaign.id
         hub = self.hubs.get(table_id)
@@ -270,7 +286,7 @@ async def direct(websocket: WebSocket) -> None:
     await serve_channel(websocket, _query_token)
 
 
-async def serve_channel(websocket: WebSocket, token_of: TokenOf, frame: Frame = entry_text) -> None:
+async def serve_channel(websocket: WebSocket, token_of: TokenOf, frame: Frame = json_frame) -> None:
     """One live channel (the API's, or the pages' with the cookie's token): the backlog after
     `depuis` the caller may see, then each new entry, filtered by `Caller.may_see`, each sent
     as `frame` makes it (the entry's JSON, or for the pages the entry ready to show)."""
@@ -326,15 +342,23 @@ async def _refuse(websocket: WebSocket, exc: ApiError) -> None:
 
 
 async def _backlog(websocket: WebSocket, caller: Caller, since: int | None,
-                   frame: Frame = entry_text) -> int:
+                   frame: Frame = json_frame) -> int:
     """Send what the caller may see after `since`; the last seq passed."""
     if since is None:
         return await run_in_threadpool(read_seq, caller.campaign)
     while True:
         page = await run_in_threadpool(read_entries, caller.campaign, since)
+        entries = [e for e, _ in page]
+        filtered = {} if caller.is_mj or not any_touches(entries) else await run_in_threadpool(
+            live_texts, caller.campaign, [caller], entries)
         for entry, owner in page:
             if caller.may_see(entry.visibility, owner):
-                await websocket.send_text(frame(entry, caller))
+                special = filtered.get((*caller_key(caller), entry.seq))
+                if special is not None and frame is json_frame:
+                    await websocket.send_text(special)
+                else:
+                    data = json.loads(special) if special is not None else entry.to_json()
+                    await websocket.send_text(frame(data, caller))
             since = entry.seq
         if len(page) < PAGE:
             return since

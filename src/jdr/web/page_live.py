@@ -9,7 +9,7 @@ browser fetches it again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
@@ -17,7 +17,6 @@ from jdr.web import live
 from jdr.web.pagekit import cookie_name
 
 if TYPE_CHECKING:
-    from jdr.campaign.store import Entry
     from jdr.web.auth import Caller
 
 
@@ -25,7 +24,7 @@ def _cookie_token(websocket: WebSocket, table: int) -> str | None:
     return websocket.cookies.get(cookie_name(table))
 
 
-def html_frame(entry: Entry, caller: Caller) -> str:
+def html_frame(entry: dict[str, Any], caller: Caller) -> str:
     """The page channel's frame: the entry's journal item, as the journal fragment renders it."""
     import json
 
@@ -33,8 +32,8 @@ def html_frame(entry: Entry, caller: Caller) -> str:
     from jdr.web.pages import entry_view
 
     html = environment().get_template("_journal.html").render(
-        entrees=[entry_view(entry.to_json())], caller=caller)
-    return json.dumps({"seq": entry.seq, "html": html}, ensure_ascii=False)
+        entrees=[entry_view(entry)], caller=caller)
+    return json.dumps({"seq": entry["seq"], "html": html}, ensure_ascii=False)
 
 
 async def direct(websocket: WebSocket) -> None:
