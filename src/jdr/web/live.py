@@ -196,9 +196,10 @@ class Hub:
                         text = special if sub.frame is json_frame else sub.frame(
                             json.loads(special), caller)
                     else:
-                        text = frames.get(sub.frame)
-                        if text is None:
-                            text = frames[sub.frame] = sub.frame(entry.to_json(), caller)
+                        shared = frames.get(sub.frame)
+                        if shared is None:
+                            shared = frames[sub.frame] = sub.frame(entry.to_json(), caller)
+                        text = shared
                     sub.push(entry.seq, text)
 
 
