@@ -13,6 +13,7 @@ from web_support import (
     ENTRIES,
     ROLES,
     SEES,
+    STARTUP_SECONDS,
     Table,
     bearer,
     build,
@@ -25,6 +26,8 @@ from web_support import (
 )
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+LOADED = STARTUP_SECONDS  # requests on a loaded machine: no timeout shorter than it needs
 
 pytestmark = pytest.mark.anyio
 
@@ -57,7 +60,7 @@ async def _people(client: httpx.AsyncClient) -> tuple[Table, dict[str, str]]:
 
 async def test_rolls_reach_exactly_who_may_see_them(db_target: str) -> None:
     with live_server(db_target) as live:
-        async with httpx.AsyncClient(base_url=live.url) as client:
+        async with httpx.AsyncClient(base_url=live.url, timeout=LOADED) as client:
             table, tokens = await _people(client)
             sockets = {who: await channel(live.ws, table, token, 0) for who, token in tokens.items()}
             public = await roll(client, table, tokens["lise"])  # a joueur's roll
@@ -75,7 +78,7 @@ async def test_rolls_reach_exactly_who_may_see_them(db_target: str) -> None:
 async def test_live_channel_matrix_by_role_and_entry(db_target: str) -> None:
     """The live backlog (depuis=0) of each of the 7 roles: the same audience as the journal."""
     with live_server(db_target) as live:
-        async with httpx.AsyncClient(base_url=live.url) as client:
+        async with httpx.AsyncClient(base_url=live.url, timeout=LOADED) as client:
             world = await build(client)
             sockets = {role: await channel(live.ws, world.table, world.tokens[role], 0) for role in ROLES}
             marker = await roll(client, world.table, world.table.mj)
@@ -96,7 +99,7 @@ async def test_live_channel_matrix_by_role_and_entry(db_target: str) -> None:
 
 async def test_reconnect_with_depuis_loses_nothing(db_target: str) -> None:
     with live_server(db_target) as live:
-        async with httpx.AsyncClient(base_url=live.url) as client:
+        async with httpx.AsyncClient(base_url=live.url, timeout=LOADED) as client:
             table, tokens = await _people(client)
             async with channel(live.ws, table, tokens["paul"], 0) as ws:
                 first = await roll(client, table, tokens["mj"])
@@ -120,7 +123,7 @@ async def test_reconnect_with_depuis_loses_nothing(db_target: str) -> None:
 async def test_reconnecting_under_fire_no_gap_no_duplicate(db_target: str) -> None:
     """Rolls keep coming while a client drops and reconnects with depuis, again and again."""
     with live_server(db_target) as live:
-        async with httpx.AsyncClient(base_url=live.url) as client:
+        async with httpx.AsyncClient(base_url=live.url, timeout=LOADED) as client:
             table, tokens = await _people(client)
             posted: list[int] = []
 
@@ -140,7 +143,7 @@ async def test_reconnecting_under_fire_no_gap_no_duplicate(db_target: str) -> No
 
 async def test_revoked_member_is_cut_off_live(db_target: str) -> None:
     with live_server(db_target) as live:
-        async with httpx.AsyncClient(base_url=live.url) as client:
+        async with httpx.AsyncClient(base_url=live.url, timeout=LOADED) as client:
             table, tokens = await _people(client)
             members = (await client.get(f"/api/tables/{table.id}/membres", headers=bearer(table.mj))).json()
             lise_id = next(m["id"] for m in members if m["nom"] == "Lise")
@@ -158,7 +161,7 @@ async def test_revoked_member_is_cut_off_live(db_target: str) -> None:
 async def test_two_processes_on_one_postgresql(pg_target: str) -> None:
     """A roll posted to process A reaches the clients of process B (LISTEN/NOTIFY), by audience."""
     with live_server(pg_target) as a, live_server(pg_target) as b:
-        async with httpx.AsyncClient(base_url=a.url) as client:
+        async with httpx.AsyncClient(base_url=a.url, timeout=LOADED) as client:
             table, tokens = await _people(client)
             on_b = {who: await channel(b.ws, table, tokens[who], 0) for who in ("mj", "paul")}
             public = await roll(client, table, tokens["lise"])
@@ -174,7 +177,7 @@ async def test_two_processes_on_one_postgresql(pg_target: str) -> None:
 
 async def test_closed_channel_refuses_cleanly(db_target: str) -> None:
     with live_server(db_target) as live:
-        async with httpx.AsyncClient(base_url=live.url) as client:
+        async with httpx.AsyncClient(base_url=live.url, timeout=LOADED) as client:
             table, tokens = await _people(client)
         for path, code in ((f"/api/tables/{table.id}/direct?token={tokens['mj']}&depuis=abc", 4400),
                            (f"/api/tables/x/direct?token={tokens['mj']}", 4404)):

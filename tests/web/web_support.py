@@ -49,7 +49,8 @@ async def in_process(db: str, admin: str | None = None, loopback: bool = True,
                      limits: Limits = UNLIMITED) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(db, admin, loopback, limits=limits)
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-    async with httpx.AsyncClient(transport=transport, base_url="http://jdr.test") as client:
+    async with httpx.AsyncClient(transport=transport, base_url="http://jdr.test",
+                                 timeout=STARTUP_SECONDS) as client:  # a loaded machine is slow
         yield client
     app.state.server.dispose()
 
@@ -189,8 +190,11 @@ def live_server(db: str, admin: str | None = None, env_extra: dict[str, str] | N
             process.wait(timeout=15)
 
 
+STARTUP_SECONDS = 180  # a loaded machine (eight test runs on two cores) needs far more than 30 s
+
+
 def _wait_up(url: str, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
             out = process.stdout.read() if process.stdout else ""

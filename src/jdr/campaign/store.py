@@ -190,6 +190,7 @@ class Tx:
         self.campaign = campaign
         self.session = session
         self._rows: dict[int, CharacterRow] = {}  # id(doc) -> row
+        self._loaded: dict[str, Loaded[Any]] = {}  # key -> the sheet as this transaction has it
         self.pending_verif: dict[str, Any] | None = None  # the next entry's séance dice
 
     def lock(self) -> None:
@@ -223,17 +224,61 @@ class Tx:
         return [CharacterInfo(r.name, r.kind, r.group_name, r.player, r.version) for r in rows]
 
     def document(self, name: str) -> SheetDocument:
-        row = self._character(name)
-        doc = SheetDocument.from_text(row.yaml, Path(row.name))
+        known = self._loaded.get(normalize(name))
+        if known is not None:
+            return known.doc
+        return self._document(self._character(name))
+
+    def _document(self, row: CharacterRow) -> SheetDocument:
+        from jdr.campaign.sheets import LazyDocument
+
+        doc = LazyDocument(row.yaml, Path(row.name))
         self._rows[id(doc)] = row
         return doc
 
     def load(self, names: Sequence[str]) -> tuple[GameSystem[Any], list[Loaded[Any]]]:
-        """Characters by name, each read and validated once, as `Loaded` handles."""
-        from jdr.core.usecase import load
-
+        """Characters by name, as `Loaded` handles. Within a transaction each sheet is read and
+        parsed at most once (a second `load` hands back the same handle; a saved sheet is
+        validated again from its document in memory); across transactions its validated model
+        is kept by exact text (`jdr.campaign.sheets.MODELS`), and its YAML is only parsed when
+        the action reads or changes the document itself. The rows are fetched in one query."""
         system = self.campaign.system
-        return system, [load(system, self.document(n)) for n in names]
+        keys = [normalize(n) for n in names]
+        missing = [k for k in dict.fromkeys(keys) if k not in self._loaded]
+        if missing:
+            rows = self._rows_by_key(missing)
+            for key, name in zip(keys, names, strict=True):
+                if key in self._loaded:
+                    continue
+                row = rows.get(key)
+                if row is None:
+                    self._character(name)  # raises the French "unknown" message
+                    continue
+                self._loaded[key] = self._load_row(system, row)
+        return system, [self._loaded[k] for k in keys]
+
+    def _rows_by_key(self, keys: Sequence[str]) -> dict[str, CharacterRow]:
+        from sqlalchemy import select
+
+        rows: dict[str, CharacterRow] = {}
+        for start in range(0, len(keys), 500):
+            chunk = list(keys[start:start + 500])
+            for row in self.session.scalars(select(CharacterRow).where(
+                    CharacterRow.campaign_id == self.campaign.id, CharacterRow.key.in_(chunk))):
+                rows[row.key] = row
+        return rows
+
+    def _load_row(self, system: GameSystem[Any], row: CharacterRow) -> Loaded[Any]:
+        from jdr.campaign.sheets import MODELS
+
+        doc = self._document(row)
+        cached = MODELS.get(system.id, row.yaml)
+        if cached is not None:
+            return Loaded(doc, cached[0], cached[1])
+        model = system.load(doc)
+        name = system.name_of(model)
+        MODELS.put(system.id, row.yaml, model, name)
+        return Loaded(doc, model, name)
 
     def row_of(self, doc: SheetDocument) -> CharacterRow:
         row: CharacterRow = self._rows[id(doc)]
@@ -260,6 +305,7 @@ class Tx:
                 raise RuleError(f"« {name} » existe déjà dans la campagne "
                                 "(--remplacer pour le mettre à jour)")
             existing.yaml, existing.version = text, existing.version + 1
+            self._loaded.pop(key, None)
             existing.updated_at = now()
             return name
         self.session.add(CharacterRow(
@@ -292,6 +338,19 @@ class Tx:
             if len(text.encode("utf-8")) > 1_000_000:
                 raise RuleError(f"{row.name} : la fiche dépasserait 1 Mo ; rien n'est écrit")
             row.yaml, row.version, row.updated_at = text, row.version + 1, now()
+            self._reloaded(row, doc)
+
+    def _reloaded(self, row: CharacterRow, doc: SheetDocument) -> None:
+        """A saved sheet: the next `load` of this transaction sees the new model, validated from
+        the document in memory (not parsed again); the new text's model is kept for later."""
+        from jdr.campaign.sheets import MODELS, keep_tree
+
+        system = self.campaign.system
+        model = system.load(doc)
+        name = system.name_of(model)
+        MODELS.put(system.id, row.yaml, model, name)
+        keep_tree(row.yaml, doc.data)
+        self._loaded[row.key] = Loaded(doc, model, name)
 
     # -- journal ------------------------------------------------------------------------
 

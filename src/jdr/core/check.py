@@ -221,31 +221,58 @@ class Odds:
         return sum((t * p for t, p in self.distribution), Fraction(0))
 
 
+@dataclass(frozen=True, slots=True)
+class Faces:
+    """A natural roll's exact law, precomputed once per natural roll (not per check): each
+    natural value with the number it adds and its weight, and the law of those numbers as
+    exact fractions. A check's odds only run its judge over it and shift the numbers by its
+    bonus: nothing of the die is recomputed."""
+
+    denominator: int
+    outcomes: tuple[tuple[Natural, int, int], ...]  # (natural, value, weight)
+    values: tuple[tuple[int, Fraction], ...]  # value -> probability, sorted
+
+
+@lru_cache(maxsize=256)
+def faces(natural: NaturalRoll) -> Faces:
+    """The precomputed law of a natural roll (cached by natural roll: same die, same table)."""
+    die = natural.distribution()
+    den = int(die.denominator())
+    outcomes = tuple((n, natural.value(n), int(q)) for n, q in die.items())
+    weights: dict[int, int] = {}
+    for _, value, w in outcomes:
+        weights[value] = weights.get(value, 0) + w
+    return Faces(den, outcomes, tuple((v, Fraction(w, den)) for v, w in sorted(weights.items())))
+
+
 @lru_cache(maxsize=1024)
 def _check_odds(check: Check) -> Odds:
-    die = check.natural.distribution()
-    den = die.denominator()
+    # Exactly `resolve` (total = value + bonus, then the judge) over every natural value, without
+    # building a CheckResult per face; the distribution of totals is the precomputed law of the
+    # values shifted by the bonus.
+    law = faces(check.natural)
+    den = law.denominator
+    bonus, judge, threshold = check.bonus, check.judge, check.threshold
     success = crit_s = crit_f = 0
-    totals: dict[int, int] = {}
     judged = False
-    for natural, quantity in die.items():
-        result = check.resolve(natural)
-        w = int(quantity)
-        totals[result.total] = totals.get(result.total, 0) + w
-        if result.success is not None:
+    for natural, value, w in law.outcomes:
+        verdict = judge(natural, value + bonus, threshold)
+        ok = verdict.success
+        if ok is not None:
             judged = True
-            if result.success:
+            if ok:
                 success += w
-        if result.critical == "success":
+        critical = verdict.critical
+        if critical == "success":
             crit_s += w
-        elif result.critical == "failure":
+        elif critical == "failure":
             crit_f += w
     return Odds(
         label=check.label,
         success=Fraction(success, den) if judged else None,
         critical_success=Fraction(crit_s, den),
         critical_failure=Fraction(crit_f, den),
-        distribution=tuple((t, Fraction(w, den)) for t, w in sorted(totals.items())),
+        distribution=tuple((v + bonus, p) for v, p in law.values),
         threshold=check.threshold,
         rule=check.rule,
         threshold_label=check.threshold_label,

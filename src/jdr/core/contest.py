@@ -159,8 +159,10 @@ class Contest:
 
 
 def _weighted(check: Check) -> tuple[int, list[tuple[CheckResult, int]]]:
-    die = check.natural.distribution()
-    return die.denominator(), [(check.resolve(n), int(q)) for n, q in die.items()]
+    from jdr.core.check import faces
+
+    law = faces(check.natural)
+    return law.denominator, [(check.resolve(n), w) for n, _, w in law.outcomes]
 
 
 def _grouped(outcomes: list[tuple[CheckResult, int]], keys: list[str]

@@ -38,10 +38,16 @@ POLL_SECONDS = 2.0
 MAX_QUEUE = 2000
 PAGE = 500
 Item = tuple[int, str] | None
+Frame = Callable[[dict[str, Any], Caller], str]  # the text one channel sends for an entry (JSON)
 
 
 def entry_text(entry: Entry) -> str:
     return json.dumps(entry.to_json(), ensure_ascii=False)
+
+
+def json_frame(data: dict[str, Any], caller: Caller) -> str:
+    """The API channel's frame: the entry as JSON (the same for every member who may see it)."""
+    return json.dumps(data, ensure_ascii=False)
 
 
 # ------------------------------------------------------------------ reading the database
@@ -107,6 +113,7 @@ def read_batch(campaign: Campaign, since: int) -> Batch:
 @dataclass(eq=False)
 class Subscriber:
     caller: Caller
+    frame: Frame = json_frame
     queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     closing: tuple[int, str] | None = None
 
@@ -177,12 +184,23 @@ class Hub:
             if entry.seq <= self.last:
                 continue
             self.last = entry.seq
-            text: str | None = None
+            # Each frame (JSON for the API, rendered HTML for the pages) is made once per entry,
+            # whatever the number of members who may see it, then only handed out; only a fight
+            # a member sees otherwise (`live_texts`) gets its own.
+            frames: dict[Frame, str] = {}
             for sub in self.subs:
-                if sub.caller.may_see(entry.visibility, owner):
-                    text = text or entry_text(entry)
-                    sub.push(entry.seq, batch.filtered.get((*caller_key(sub.caller), entry.seq),
-                                                           text))
+                caller = sub.caller
+                if caller.may_see(entry.visibility, owner):
+                    special = batch.filtered.get((*caller_key(caller), entry.seq))
+                    if special is not None:  # a fight this member sees otherwise (not shared)
+                        text = special if sub.frame is json_frame else sub.frame(
+                            json.loads(special), caller)
+                    else:
+                        shared = frames.get(sub.frame)
+                        if shared is None:
+                            shared = frames[sub.frame] = sub.frame(entry.to_json(), caller)
+                        text = shared
+                    sub.push(entry.seq, text)
 
 
 class Hubs:
@@ -213,13 +231,13 @@ class Hubs:
             if sub.caller.member_id == member_id:
                 sub.close(4401, "jeton révoqué")
 
-    async def subscribe(self, caller: Caller) -> tuple[Hub, Subscriber]:
+    async def subscribe(self, caller: Caller, frame: Frame = json_frame) -> tuple[Hub, Subscriber]:
         self._start()
         table_id = caller.campaign.id
         hub = self.hubs.get(table_id)
         if hub is None:
             hub = self.hubs[table_id] = Hub(caller.campaign)
-        sub = Subscriber(caller)
+        sub = Subscriber(caller, frame)
         hub.subs.add(sub)
         try:
             await asyncio.wait_for(hub.ready.wait(), timeout=30)
@@ -269,19 +287,20 @@ async def direct(websocket: WebSocket) -> None:
     await serve_channel(websocket, _query_token)
 
 
-async def serve_channel(websocket: WebSocket, token_of: TokenOf) -> None:
+async def serve_channel(websocket: WebSocket, token_of: TokenOf, frame: Frame = json_frame) -> None:
     """One live channel (the API's, or the pages' with the cookie's token): the backlog after
-    `depuis` the caller may see, then each new entry, filtered by `Caller.may_see`."""
+    `depuis` the caller may see, then each new entry, filtered by `Caller.may_see`, each sent
+    as `frame` makes it (the entry's JSON, or for the pages the entry ready to show)."""
     server: Server = websocket.app.state.server
     await websocket.accept()
     try:
         caller, since = await _open(server, websocket, token_of)
-        hub, sub = await server.hubs.subscribe(caller)
+        hub, sub = await server.hubs.subscribe(caller, frame)
     except ApiError as exc:
         await _refuse(websocket, exc)
         return
     try:
-        sent = await _backlog(websocket, caller, since)
+        sent = await _backlog(websocket, caller, since, frame)
         await _live(websocket, sub, sent)
     except Exception as exc:  # a client gone mid-send, the database gone: close, say why
         LOG.info("canal direct fermé (%s)", type(exc).__name__)
@@ -323,7 +342,8 @@ async def _refuse(websocket: WebSocket, exc: ApiError) -> None:
         LOG.info("canal direct refusé puis fermé (%s)", type(error).__name__)
 
 
-async def _backlog(websocket: WebSocket, caller: Caller, since: int | None) -> int:
+async def _backlog(websocket: WebSocket, caller: Caller, since: int | None,
+                   frame: Frame = json_frame) -> int:
     """Send what the caller may see after `since`; the last seq passed."""
     if since is None:
         return await run_in_threadpool(read_seq, caller.campaign)
@@ -334,8 +354,12 @@ async def _backlog(websocket: WebSocket, caller: Caller, since: int | None) -> i
             live_texts, caller.campaign, [caller], entries)
         for entry, owner in page:
             if caller.may_see(entry.visibility, owner):
-                await websocket.send_text(filtered.get((*caller_key(caller), entry.seq))
-                                          or entry_text(entry))
+                special = filtered.get((*caller_key(caller), entry.seq))
+                if special is not None and frame is json_frame:
+                    await websocket.send_text(special)
+                else:
+                    data = json.loads(special) if special is not None else entry.to_json()
+                    await websocket.send_text(frame(data, caller))
             since = entry.seq
         if len(page) < PAGE:
             return since

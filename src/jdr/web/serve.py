@@ -54,8 +54,10 @@ def serve(db: str, host: str = "127.0.0.1", port: int = 8000, origins: Sequence[
     app = create_app(db, token, is_loopback(host), allowed, limits)
     shown = f"[{host}]" if ":" in host else host
     print(f"Table en ligne : http://{shown}:{port}/ (schéma : /api/openapi.json)", flush=True)
+    # No per-message deflate: it compressed every entry once per client (most of the live
+    # channel's CPU); an entry is serialised once and the same frame goes to every member.
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
-                ws_max_size=64 * 1024, **uvicorn_options(limits))
+                ws_max_size=64 * 1024, ws_per_message_deflate=False, **uvicorn_options(limits))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

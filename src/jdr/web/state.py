@@ -8,12 +8,16 @@ transaction, so that every process's live channels wake up once it is committed.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from jdr.web.auth import JOUEUR, MJ, SPECTATEUR, Caller, check_name, member_json, new_token, now, token_hash
 from jdr.web.errors import ApiError
+
+AUTH_SECONDS = 2.0  # how long an authenticated token is trusted without a database read
+MAX_CALLERS = 20_000
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -36,6 +40,7 @@ class Server:
             self.engine, self._lock = open_for_server(db)
         self.postgres = is_url(db) and db.startswith("postgresql")
         self._campaigns: dict[int, Campaign] = {}
+        self._callers: dict[str, tuple[float, Caller]] = {}  # token hash -> (expiry, caller)
         from jdr.web.live import Hubs
 
         self.hubs: Hubs = Hubs(self)
@@ -94,14 +99,38 @@ class Server:
             raise ApiError(401, "jeton manquant : en-tête « Authorization: Bearer JETON »")
         if len(token) > 200:
             raise ApiError(401, "jeton inconnu ou révoqué")
+        digest = token_hash(token)
+        known = self._callers.get(digest)
+        if known is not None and known[0] > time.monotonic():
+            if known[1].campaign.id != table_id:
+                raise ApiError(404, "table introuvable")
+            return known[1]
         with self.session() as session:
-            row = session.scalar(select(MemberRow).where(MemberRow.token_hash == token_hash(token)))
+            row = session.scalar(select(MemberRow).where(MemberRow.token_hash == digest))
             if row is None or row.revoked:
                 raise ApiError(401, "jeton inconnu ou révoqué")
             if row.campaign_id != table_id:
                 raise ApiError(404, "table introuvable")
             campaign = self.campaign(table_id, session)
-            return Caller(row.id, row.name, row.role, campaign)
+            caller = Caller(row.id, row.name, row.role, campaign)
+        self._remember(digest, caller)
+        return caller
+
+    def _remember(self, digest: str, caller: Caller) -> None:
+        """A caller found by its token is kept `AUTH_SECONDS`: the token is not looked up again on
+        every request. A revocation made by this process forgets the member at once
+        (`_forget`); one made by another process is seen within `AUTH_SECONDS`."""
+        now_ = time.monotonic()
+        if len(self._callers) >= MAX_CALLERS:
+            self._callers = {k: v for k, v in self._callers.items() if v[0] > now_}
+            if len(self._callers) >= MAX_CALLERS:
+                self._callers.clear()
+        self._callers[digest] = (now_ + AUTH_SECONDS, caller)
+
+    def _forget(self, member_id: int) -> None:
+        for digest, (_, caller) in list(self._callers.items()):
+            if caller.member_id == member_id:
+                self._callers.pop(digest, None)
 
     def create_table(self, name: str, system_id: str) -> dict[str, Any]:
         """A new campaign and its MJ; the MJ's token is in the answer, and nowhere else."""
@@ -176,4 +205,6 @@ class Server:
             if row.id == caller.member_id:
                 raise ApiError(409, "le MJ ne peut pas révoquer son propre jeton")
             row.revoked = True
-            return member_json(row)
+            out = member_json(row)
+        self._forget(member_id)  # after the commit: a request in between cannot keep it
+        return out

@@ -1,6 +1,7 @@
-// La table en direct : le canal (WebSocket, authentifié par le cookie) annonce chaque nouvelle
-// entrée ; la page demande alors au serveur les entrées rendues qu'elle peut voir, et les panneaux
-// (combat) se mettent à jour. Aucun jeton ici : le cookie est HttpOnly.
+// La table en direct : le canal (WebSocket, authentifié par le cookie) pousse chaque nouvelle
+// entrée prête à afficher (son HTML, rendu une fois par le serveur) ; la page l'ajoute au journal
+// sans rien redemander, et les panneaux (combat) se mettent à jour. Aucun jeton ici : le cookie
+// est HttpOnly.
 (function () {
   'use strict';
   var id = document.body.dataset.table;
@@ -14,21 +15,36 @@
     if (badge) { badge.textContent = text; badge.classList.toggle('en-ligne', on); }
   }
 
+  function append(html) {  // entries as the journal fragment renders them; true if any was new
+    var tpl = document.createElement('template');
+    tpl.innerHTML = html;
+    var added = false;
+    tpl.content.querySelectorAll('li[data-seq]').forEach(function (li) {
+      var seq = Number(li.dataset.seq);
+      if (seq > last) { journal.appendChild(li); last = seq; added = true; }
+    });
+    journal.dataset.last = String(last);
+    if (added) { journal.scrollTop = journal.scrollHeight; }
+    return added;
+  }
+
+  var pending = false;
+  function changedSoon() {  // the panels follow, once per burst of entries
+    if (pending) { return; }
+    pending = true;
+    setTimeout(function () {
+      pending = false;
+      document.body.dispatchEvent(new CustomEvent('jdr-change', {bubbles: true}));
+    }, 0);
+  }
+
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     fetch('/tables/' + id + '/f/journal?depuis=' + last, {credentials: 'same-origin'})
       .then(function (r) { return r.ok ? r.text() : ''; })
       .then(function (html) {
-        var tpl = document.createElement('template');
-        tpl.innerHTML = html;
-        var added = false;
-        tpl.content.querySelectorAll('li[data-seq]').forEach(function (li) {
-          var seq = Number(li.dataset.seq);
-          if (seq > last) { journal.appendChild(li); last = seq; added = true; }
-        });
-        journal.dataset.last = String(last);
-        if (added) { journal.scrollTop = journal.scrollHeight; changed = true; }
+        if (append(html)) { changed = true; }
       })
       .finally(function () {
         busy = false;
@@ -47,7 +63,9 @@
     ws.onmessage = function (ev) {
       var m = JSON.parse(ev.data);
       if (m.error) { state(m.error, false); return; }
-      if (m.seq > last) { refresh(); }
+      if (m.seq > last && typeof m.html === 'string') {
+        if (append(m.html)) { changedSoon(); }
+      } else if (m.seq > last) { refresh(); }
     };
     ws.onclose = function (ev) {
       if (ev.code === 4401 || ev.code === 4404) { state('accès fermé', false); return; }

@@ -1,0 +1,220 @@
+"""Actions per second on one table: 16 concurrent posters against a real `jdr serve`.
+
+For SQLite and PostgreSQL, the script starts a server (`python -m jdr.web.serve`), creates a
+table with two characters, then 16 posters each send actions one after another for a few
+seconds: a free roll, a check of a character's skill and an attack that changes the defender's
+sheet, in turn. It prints the actions acknowledged per second, the median and p99 latency, and
+the server's CPU per action. Then durability: the server is killed with SIGKILL while the posters
+are still sending, and every acknowledged action must be in the journal when the database is
+opened again (no relaxed `synchronous`: an acknowledged action is committed).
+
+    python benchmarks/bench_throughput.py [--posters 16] [--seconds 6]
+
+Goal: ≥ 300 actions/s with 16 posters, on each database; 0 acknowledged action lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from bench_live import cpu_of, free_port, pg_schema
+
+NAIN = """systeme: cydonia
+nom: Nain A
+caracteristiques: {physique: 7, agilite: 4, dexterite: 4, sensoriel: 3, courage: 5, charisme: 2,
+  mental: 1, chance: 3}
+competences: {hache: 6, esquive: 2}
+pv: 30
+armes:
+  - {nom: Hache, competence: hache, degats: "PHY+3+1d10", equipee: principale}
+"""
+CIBLE = """systeme: cydonia
+nom: Cible
+caracteristiques: {physique: 5, agilite: 1, dexterite: 1, sensoriel: 1, courage: 1, charisme: 1,
+  mental: 1, chance: 1}
+competences: {esquive: 1}
+pv: {max: 1000000, actuels: 1000000}
+"""
+ACTIONS: list[dict[str, Any]] = [
+    {"type": "roll", "params": {"expression": "1d20"}},
+    {"type": "check", "params": {"personnage": "Nain A", "competence": "hache", "seuil": "15"}},
+    {"type": "attack", "params": {"attaquant": "Nain A", "defenseur": "Cible"}},
+]
+
+
+@dataclass
+class Run:
+    label: str
+    actions: int = 0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    cpu: float = 0.0
+    acked: set[int] = field(default_factory=set)
+    lost: int | None = None
+    note: str = ""
+
+
+def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
+    process = subprocess.Popen([sys.executable, "-m", "jdr.web.serve", "--db", db, "--port", str(port)],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError("serveur arrêté au démarrage")
+        try:
+            if httpx.get(f"{url}/api/sante", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.1)
+
+
+async def setup(http: httpx.AsyncClient) -> tuple[int, str]:
+    r = await http.post("/api/tables", json={"nom": "Débit", "systeme": "cydonia"})
+    table, mj = r.json()["id"], r.json()["jeton"]
+    for sheet in (NAIN, CIBLE):
+        r = await http.post(f"/api/tables/{table}/personnages", json={"yaml": sheet},
+                            headers={"Authorization": f"Bearer {mj}"})
+        assert r.status_code == 201, r.text
+    return table, mj
+
+
+async def poster(http: httpx.AsyncClient, table: int, mj: str, index: int, until: float,
+                 run: Run, record: bool) -> None:
+    i = index
+    while time.perf_counter() < until:
+        body = ACTIONS[i % len(ACTIONS)]
+        i += 1
+        t0 = time.perf_counter()
+        try:
+            r = await http.post(f"/api/tables/{table}/actions", json=body,
+                                headers={"Authorization": f"Bearer {mj}"})
+        except httpx.HTTPError:
+            run.errors += record
+            return  # the server was killed (the durability phase)
+        if r.status_code != 200:
+            run.errors += record
+            continue
+        if record:
+            run.latencies.append((time.perf_counter() - t0) * 1000)
+            run.actions += 1
+        seq = r.json().get("seq")
+        if isinstance(seq, int):
+            run.acked.add(seq)
+
+
+async def load(url: str, pid: int, run: Run, posters: int, seconds: float) -> tuple[int, str]:
+    limits = httpx.Limits(max_connections=posters, max_keepalive_connections=posters)
+    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
+        table, mj = await setup(http)
+        warm = time.perf_counter() + 1.0  # warm-up: imports, caches, connections
+        await asyncio.gather(*(poster(http, table, mj, i, warm, run, False) for i in range(posters)))
+        cpu0, t0 = cpu_of(pid), time.perf_counter()
+        until = t0 + seconds
+        await asyncio.gather(*(poster(http, table, mj, i, until, run, True) for i in range(posters)))
+        run.seconds = time.perf_counter() - t0
+        run.cpu = cpu_of(pid) - cpu0
+        return table, mj
+
+
+async def kill_while_posting(url: str, process: subprocess.Popen[str], table: int, mj: str,
+                             run: Run, posters: int) -> None:
+    limits = httpx.Limits(max_connections=posters, max_keepalive_connections=posters)
+    async with httpx.AsyncClient(base_url=url, timeout=10, limits=limits) as http:
+        until = time.perf_counter() + 30
+        tasks = [asyncio.create_task(poster(http, table, mj, i, until, run, False))
+                 for i in range(posters)]
+        await asyncio.sleep(0.7)
+        process.send_signal(signal.SIGKILL)
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def lost_after_kill(db: str, table: int, acked: set[int]) -> int:
+    from jdr.campaign.store import Campaign
+
+    campaign = Campaign.open(db)
+    try:
+        with campaign.reading() as tx:
+            seqs: set[int] = set()
+            since = 0
+            while True:
+                page = tx.entries(since=since, limit=1000)
+                seqs.update(e.seq for e in page)
+                if len(page) < 1000:
+                    break
+                since = page[-1].seq
+    finally:
+        campaign.dispose()
+    return len(acked - seqs)
+
+
+def scenario(label: str, posters: int, seconds: float) -> Run:
+    run = Run(label)
+    with ExitStack() as stack:
+        if label == "SQLite":
+            folder = stack.enter_context(tempfile.TemporaryDirectory())
+            db = os.path.join(folder, "debit.jdr")
+        else:
+            db = stack.enter_context(pg_schema())
+        process, url = start_server(db)
+        try:
+            table, mj = asyncio.run(load(url, process.pid, run, posters, seconds))
+            asyncio.run(kill_while_posting(url, process, table, mj, run, posters))
+        except Exception as exc:
+            run.note = f"échec : {type(exc).__name__} {exc}"[:100]
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+        if not run.note:
+            run.lost = lost_after_kill(db, table, run.acked)
+    return run
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--posters", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=6.0)
+    args = parser.parse_args()
+    runs = [scenario("SQLite", args.posters, args.seconds),
+            scenario("PostgreSQL", args.posters, args.seconds)]
+    head = (f"{'base':<11} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'CPU ms/action':>13} "
+            f"{'erreurs':>7} {'perdues après kill -9':>22}")
+    print(head)
+    print("-" * len(head))
+    for r in runs:
+        if r.note:
+            print(f"{r.label:<11} {r.note}")
+            continue
+        lat = sorted(r.latencies)
+        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+        print(f"{r.label:<11} {r.actions / r.seconds:>9.0f} {statistics.median(lat):>7.1f} "
+              f"{p99:>7.1f} {r.cpu / max(r.actions, 1) * 1000:>13.2f} {r.errors:>7} "
+              f"{r.lost!s:>22}")
+    ok = all(not r.note and r.lost == 0 for r in runs)
+    fast = all(not r.note and r.actions / r.seconds >= 300 for r in runs)
+    print(f"objectif ≥ 300 actions/s avec {args.posters} clients : "
+          f"{'atteint' if fast else 'NON atteint'} ; actions acquittées perdues : "
+          f"{'aucune' if ok else 'PRÉSENTES ou échec'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

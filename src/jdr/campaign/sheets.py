@@ -1,0 +1,127 @@
+"""Sheets of a campaign, read without parsing them again and again.
+
+A campaign keeps each sheet as YAML text; parsing that text (ruamel, round trip) is by far the
+dearest step of an action. Three things avoid it:
+
+- `LazyDocument`: the document of a stored sheet parses its text only when something reads or
+  changes it (`data`); an action that only reads a sheet's model never parses it.
+- `ModelCache`: the validated model of a sheet text, kept for the process (`jdr serve` serves
+  many actions): keyed by the system and the exact text, so a sheet changed anywhere (another
+  process, an undo) is a new key and is never served stale, and a rolled-back change costs
+  nothing. Models are read-only by convention: the rules change a sheet through `SheetChange`
+  on its document, never by assigning to the model.
+- `DOCS`: the round-trip tree of a sheet text, kept the same way; a document to change gets a
+  deep copy of it (its comments and layout included), never the kept tree itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from jdr.core.sheet import SheetDocument
+
+MAX_MODELS = 4096  # sheets kept per process (a sheet's model is a few kB)
+MAX_CACHED_TEXT = 200_000  # longer sheets are validated each time, not kept
+
+
+class LazyDocument(SheetDocument):
+    """A stored sheet whose YAML is parsed on first use (see `SheetDocument.from_text`)."""
+
+    def __init__(self, text: str, path: Path) -> None:  # no super(): the data is lazy
+        self.path = path
+        self.text = text
+        self._data: Any = None
+
+    @property
+    def data(self) -> Any:
+        if self._data is None:
+            self._data = parsed_copy(self.text, self.path)
+        return self._data
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self._data = value
+
+    @property
+    def parsed(self) -> bool:
+        return self._data is not None
+
+
+def _parse_stored(text: str, path: Path) -> Any:
+    """The YAML of a stored sheet. Its limits (depth, size, aliases, long numbers) were checked
+    when it came in (`tx.add`: `SheetDocument.from_text`) and every later text is our own dump
+    of a validated document: they are not walked again here (it was a third of the time)."""
+    from collections.abc import Mapping
+
+    from jdr.core.sheet import _yaml
+
+    try:
+        data = _yaml().load(text)
+    except Exception:  # a database edited by hand: the full reading below says why, in French
+        data = None
+    if not isinstance(data, Mapping):
+        return SheetDocument.from_text(text, path).data
+    return data
+
+
+class ModelCache:
+    """(system id, sheet text) → (model, name), least recently used first out; thread-safe."""
+
+    def __init__(self, size: int = MAX_MODELS) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[str, str], tuple[Any, str]] = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, system_id: str, text: str) -> tuple[Any, str] | None:
+        key = (system_id, text)
+        with self.lock:
+            found = self.items.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self.items.move_to_end(key)
+            self.hits += 1
+            return found
+
+    def put(self, system_id: str, text: str, model: Any, name: str) -> None:
+        if len(text) > MAX_CACHED_TEXT:
+            return
+        with self.lock:
+            self.items[(system_id, text)] = (model, name)
+            self.items.move_to_end((system_id, text))
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+            self.hits = self.misses = 0
+
+
+MODELS = ModelCache()
+DOCS = ModelCache(1024)  # ("yaml", text) -> the round-trip YAML tree of that text (never handed out)
+
+
+def parsed_copy(text: str, path: Path) -> Any:
+    """The round-trip YAML tree of a stored sheet, for one document to change: a copy of the
+    tree kept for that exact text (ten times cheaper than parsing it again), or parsed now."""
+    import copy
+
+    kept = DOCS.get("yaml", text)
+    if kept is not None:
+        return copy.deepcopy(kept[0])
+    data = _parse_stored(text, path)
+    DOCS.put("yaml", text, copy.deepcopy(data), "")
+    return data
+
+
+def keep_tree(text: str, data: Any) -> None:
+    """A sheet just written as `text` from the tree `data`: the next action that changes it
+    starts from a copy of this tree instead of parsing the text."""
+    import copy
+
+    DOCS.put("yaml", text, copy.deepcopy(data), "")

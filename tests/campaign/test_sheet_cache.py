@@ -1,0 +1,79 @@
+"""Sheets read once: within a transaction each sheet is one handle (its YAML parsed only if the
+document is used), and across transactions the kept model and tree are those of the exact
+text: a change committed by another handle, or rolled back, is never served stale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jdr.campaign.sheets import DOCS, MODELS
+from jdr.campaign.store import Campaign
+from jdr.core.sheet import SheetDocument
+from jdr.core.system import SheetChange
+from jdr.core.usecase import apply_changes
+from sheets_data import ELFE_YAML, NAIN_YAML
+
+
+class Boom(Exception):
+    pass
+
+
+def _campaign(db_target: str) -> Campaign:
+    campaign = Campaign.create(db_target, "Cache", "cydonia")
+    with campaign.transaction() as tx:
+        for text in (NAIN_YAML, ELFE_YAML):
+            tx.add(SheetDocument.from_text(text, Path("fiche.yaml")))
+    return campaign
+
+
+def _hit(campaign: Campaign, name: str, pv: int) -> None:
+    with campaign.transaction() as tx:
+        system, (sheet,) = tx.load([name])
+        change = SheetChange(sheet.doc, ("pv",), pv, pool=True)
+        docs, _ = apply_changes(system, [change])
+        tx.save(list(docs))
+
+
+def test_one_handle_per_sheet_and_no_parse_to_read(db_target: str) -> None:
+    campaign = _campaign(db_target)
+    MODELS.clear()
+    DOCS.clear()
+    with campaign.reading() as tx:
+        _, first = tx.load(["Nain A", "elfe b"])
+        _, again = tx.load(["nain a"])
+        assert again[0] is first[0]  # one handle per sheet in a transaction
+        assert [s.name for s in first] == ["Nain A", "Elfe B"]
+        misses = DOCS.misses
+        assert all(s.doc.parsed for s in first)  # type: ignore[attr-defined]  # cold: validated
+        assert DOCS.misses == misses  # ... each parsed once, when loaded (not again here)
+    with campaign.reading() as tx:  # another action: the models are kept, nothing is parsed
+        hits = MODELS.hits
+        _, later = tx.load(["Nain A", "Elfe B"])
+        assert MODELS.hits == hits + 2
+        assert later[0].model.pv.actuels == 30 and not later[0].doc.parsed  # type: ignore[attr-defined]
+    campaign.dispose()
+
+
+def test_a_change_is_seen_and_a_rollback_is_not(db_target: str) -> None:
+    campaign = _campaign(db_target)
+    with campaign.reading() as tx:
+        assert tx.load(["Nain A"])[1][0].model.pv.actuels == 30
+    _hit(campaign, "Nain A", 21)
+    with campaign.reading() as tx:
+        sheet = tx.load(["Nain A"])[1][0]
+        assert sheet.model.pv.actuels == 21
+        assert sheet.doc.plain()["pv"]["actuels"] == 21
+    with pytest.raises(Boom), campaign.transaction() as tx:
+        system, (sheet,) = tx.load(["Nain A"])
+        docs, _ = apply_changes(system, [SheetChange(sheet.doc, ("pv",), 5, pool=True)])
+        tx.save(list(docs))
+        assert tx.load(["Nain A"])[1][0].model.pv.actuels == 5  # this transaction sees it
+        raise Boom
+    with campaign.reading() as tx:  # rolled back: neither the model nor the tree is 5
+        sheet = tx.load(["Nain A"])[1][0]
+        assert sheet.model.pv.actuels == 21
+        assert sheet.doc.plain()["pv"]["actuels"] == 21
+        assert "# le nain de l'exemple" in sheet.doc.dump()  # the person's comments kept
+    campaign.dispose()
