@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from jdr.web.app import create_app
+from jdr.web.origin import csrf_token
 from jdr.web.pagekit import cookie_name
 
 pytestmark = pytest.mark.anyio
@@ -38,6 +39,7 @@ async def test_dice_odds_api_and_fragment(tmp_path: Path) -> None:
 
         fragment = f"/tables/{table}/f/chances-des"
         client.cookies.set(cookie_name(table), token)
+        client.headers["X-JDR-CSRF"] = csrf_token(token)  # the pages' form token (issue 16)
         r = await client.post(fragment, data={"expression": "1d20+5>=15"})
         assert r.status_code == 200 and "<b>55,0 %</b>" in r.text and "moyenne <b>15,50</b>" in r.text
         r = await client.post(fragment, data={"expression": "1d6!!!"})

@@ -58,15 +58,16 @@ def enumerate_truncated(fn: Callable[[_Path], T], max_dice: int | None,
     faces: list[int] = []
     for _ in range(max_paths):
         path = _Path(faces, max_dice)
+        cut = False
         try:
-            result: T | None = fn(path)
+            result = fn(path)
         except _Truncated:
-            result = None
+            cut = True
         used = path.position
         weight = Fraction(1)
         for s in path.sides:
             weight /= s
-        if result is None:
+        if cut:
             truncated += weight
         else:
             out[result] = out.get(result, Fraction(0)) + weight
