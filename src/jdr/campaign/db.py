@@ -169,7 +169,7 @@ def check_schema(engine: Any) -> None:
         connection.rollback()
     if VERSION_TABLE not in tables:
         raise CampaignError("cette base n'est pas une campagne jdr (aucune table jdr) : "
-                            "créez-la avec jdr campagne new")
+                            "créez-la avec jdr campagne nouvelle")
     migrate(engine)
 
 

@@ -52,7 +52,7 @@ def _open(campagne: str | None) -> Any:
     return Campaign.open(find_target(campagne))
 
 
-@campaign_app.command("new")
+@campaign_app.command("nouvelle")
 def new_cmd(
     nom: Annotated[str, typer.Argument(help="Nom de la campagne (fichier NOM.jdr).")],
     systeme: Annotated[str, typer.Option("--systeme", help="cydonia, maitrise, dd35, cyd ou felins.")],
@@ -75,7 +75,7 @@ def new_cmd(
            if as_json else f"Campagne « {campaign.name} » ({campaign.system_id}) créée : {where}")
 
 
-@campaign_app.command("import")
+@campaign_app.command("importer")
 def import_cmd(
     fichiers: Annotated[list[Path], typer.Argument(help="Fiches YAML à importer.")],
     pnj: Annotated[bool, typer.Option("--pnj", help="Ce sont des PNJ.")] = False,
@@ -107,7 +107,7 @@ def import_cmd(
     _print(dumps({"imported": names}) if as_json else "Importé(s) : " + ", ".join(names))
 
 
-@campaign_app.command("export")
+@campaign_app.command("exporter")
 def export_cmd(
     noms: Annotated[list[str] | None, typer.Argument(help="Personnages (tous si aucun).")] = None,
     dossier: Annotated[Path | None, typer.Option(
@@ -185,7 +185,7 @@ def _combat_step(ctx: typer.Context, campagne: str | None, step: Any, out: Any) 
     show()
 
 
-@combat_app.command("start")
+@combat_app.command("debut")
 def combat_start(ctx: typer.Context,
                  noms: Annotated[list[str], typer.Argument(help="Combattants.", metavar="NOMS")],
                  ordre_donne: Annotated[bool, typer.Option(
@@ -315,3 +315,16 @@ def serve_cmd(
     from jdr.web.serve import serve
 
     serve(db or "jdr-table.db", host, parse_int(port, "--port", 1, 65535))
+
+
+def _register_aliases() -> None:
+    """The English names of the first versions, kept as hidden aliases."""
+    for group, pairs in ((campaign_app, {"new": "nouvelle", "import": "importer",
+                                         "export": "exporter"}),
+                         (combat_app, {"start": "debut"})):
+        known = {c.name: c.callback for c in group.registered_commands if c.callback is not None}
+        for english, french_name in pairs.items():
+            group.command(english, hidden=True)(known[french_name])
+
+
+_register_aliases()

@@ -28,7 +28,8 @@ app = typer.Typer(**APP_SETTINGS)
 sheet_app = typer.Typer(help="Fiches de personnage : modèle, vérification, affichage.",
                         no_args_is_help=True, rich_markup_mode=None)
 session_app = typer.Typer(help="Sessions de jeu.", no_args_is_help=True, rich_markup_mode=None)
-app.add_typer(sheet_app, name="sheet")
+app.add_typer(sheet_app, name="fiche")
+app.add_typer(sheet_app, name="sheet", hidden=True)  # the English name, kept as an alias
 app.add_typer(session_app, name="session")
 
 
@@ -39,7 +40,8 @@ def _campaign_commands() -> None:
     app.add_typer(combat_app, name="combat")
     app.command("journal")(journal_cmd)
     app.command("annuler")(undo_cmd)
-    app.command("serve")(serve_cmd)
+    app.command("servir")(serve_cmd)
+    app.command("serve", hidden=True)(serve_cmd)
 
 
 _campaign_commands()
@@ -164,7 +166,7 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
 # ------------------------------------------------------------------ commands
 
 
-@app.command("systems")
+@app.command("systemes")
 def systems_cmd(as_json: JsonOpt = False) -> None:
     """Liste les systèmes de jeu installés et les actions que chacun joue."""
     from jdr.core.registry import available, get_system
@@ -182,7 +184,7 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
                                for r in rows))
 
 
-@app.command("roll")
+@app.command("lancer")
 def roll_cmd(
     expression: Annotated[str, _arg("Expression de dés, ex. 2d10kh1+6.", "EXPRESSION")],
     seed: SeedOpt = None,
@@ -205,7 +207,7 @@ def _check_params(fiche: str, competence: str, carac: str | None, seuil: str | N
             "opt": opt}
 
 
-@app.command("check")
+@app.command("test")
 def check_cmd(
     fiche: PersoArg,
     competence: Annotated[str, _arg("Compétence, caractéristique ou résistance.", "COMPETENCE")],
@@ -229,7 +231,7 @@ def check_cmd(
          Output(fmt, as_json, detail), seed, des, dry_run, campagne)
 
 
-@app.command("odds")
+@app.command("chances")
 def odds_cmd(
     fiche: PersoArg,
     competence: Annotated[str, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")],
@@ -250,7 +252,7 @@ def odds_cmd(
          Output(fmt, as_json, detail), campagne=campagne)
 
 
-@app.command("attack")
+@app.command("attaque")
 def attack_cmd(
     attaquant: Annotated[str, _arg("Fiche ou nom de l'attaquant.", "ATTAQUANT")],
     defenseur: Annotated[str, _arg("Fiche ou nom du défenseur.", "DEFENSEUR")],
@@ -369,7 +371,7 @@ def sante_cmd(
          dry_run=dry_run, campagne=campagne)
 
 
-@session_app.command("new")
+@session_app.command("nouvelle")
 def session_new_cmd(
     fiches: Annotated[list[str], _arg("Fiches ou noms des personnages.", "FICHES")],
     dry_run: DryOpt = False,
@@ -383,7 +385,7 @@ def session_new_cmd(
          campagne=campagne)
 
 
-@sheet_app.command("new")
+@sheet_app.command("nouvelle")
 def sheet_new_cmd(
     systeme: Annotated[str, _arg("cydonia, maitrise, dd35, cyd ou felins.", "SYSTEME")],
     sortie: Annotated[Path | None, typer.Option(
@@ -412,7 +414,7 @@ def sheet_new_cmd(
                  else f"Fiche {system.id} écrite : {shown_path(sortie)}")
 
 
-@sheet_app.command("check")
+@sheet_app.command("verifier")
 def sheet_check_cmd(
     fiche: Annotated[Path, _arg("Fiche à vérifier.", "FICHE")],
     creation: Annotated[bool, typer.Option(
@@ -446,7 +448,7 @@ def sheet_check_cmd(
         raise typer.Exit(2)
 
 
-@sheet_app.command("show")
+@sheet_app.command("voir")
 def sheet_show_cmd(
     fiche: Annotated[str, _arg("Fiche à afficher, ou nom dans une campagne.", "FICHE")],
     campagne: CampOpt = None,
@@ -485,6 +487,26 @@ def demo_cmd(
     out.render(system.demo(_source(seed, None)))()
 
 
+# The English names of the first versions, kept as hidden aliases (same function, same options).
+ALIASES = {"systems": "systemes", "roll": "lancer", "check": "test", "odds": "chances",
+           "attack": "attaque"}
+SUB_ALIASES = {"new": "nouvelle", "check": "verifier", "show": "voir"}
+
+
+def _register_aliases() -> None:
+    callbacks = {c.name: c.callback for c in app.registered_commands if c.callback is not None}
+    for english, french_name in ALIASES.items():
+        app.command(english, hidden=True)(callbacks[french_name])
+    for group in (sheet_app, session_app):
+        known = {c.name: c.callback for c in group.registered_commands if c.callback is not None}
+        for english, french_name in SUB_ALIASES.items():
+            if french_name in known:
+                group.command(english, hidden=True)(known[french_name])
+
+
+_register_aliases()
+
+
 def _version(value: bool) -> None:
     if value:
         from jdr import __version__
@@ -519,7 +541,7 @@ def command(name: str | None = None) -> Any:
     """The click command tree, built once per process: French help, plain conversions.
 
     With `name` (the first argument), only that command is built: typer reads the signature of
-    every command it builds, and a `jdr roll` has no use for the fourteen others. Help, typos
+    every command it builds, and a `jdr lancer` has no use for the fourteen others. Help, typos
     and suggestions (`jdr rol`) get the whole tree."""
     from jdr.cli import french, params
 
@@ -547,7 +569,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 141
-    except NoArgsIsHelpError as exc:  # `jdr`, `jdr sheet`: the help, as asked
+    except NoArgsIsHelpError as exc:  # `jdr`, `jdr fiche`: the help, as asked
         print_plain(exc.ctx.get_help())
         return 0
     except OSError as exc:

@@ -290,7 +290,7 @@ class Dice(Node):
 
 
 class _Token:
-    """One token (a plain class: defining a dataclass costs more than `jdr roll` parsing)."""
+    """One token (a plain class: defining a dataclass costs more than `jdr lancer` parsing)."""
 
     __slots__ = ("dice", "kind", "pos", "text", "value")
 

@@ -38,14 +38,17 @@ def percent(p: Fraction | float | None) -> str:
     return f"{float(p) * 100:.1f} %".replace(".", ",")
 
 
-STATES = {"debout": "debout", "assomme": "assommé", "mourant": "mourant", "mort": "mort",
-          "inconscient": "inconscient", "coma": "coma", "en_fuite": "en fuite",
-          "hors_de_combat": "hors de combat", "conscient": "conscient"}
+def state_label(state: str, genre: str | None = None) -> str:
+    """A state key (`hors_de_combat`, `assomme`) as a person reads it, agreed by genre
+    (`jdr.core.french`)."""
+    from jdr.core.french import parse_genre
+    from jdr.core.french import state_label as label
 
-
-def state_label(state: str) -> str:
-    """A state key (`hors_de_combat`) as a person reads it (`hors de combat`)."""
-    return STATES.get(state) or clean(state.replace("_", " "))
+    try:
+        g = parse_genre(genre)
+    except ValueError:
+        g = None
+    return clean(label(state, g))
 
 
 def _signed(n: int) -> str:
@@ -228,8 +231,8 @@ class TextRenderer:
                      (f"{h.after}{top}", HEAD))
         if r.state is not None:
             style = BAD if r.state.after != "debout" else ""
-            self.add(f"{indent}  état : {state_label(r.state.before)} → ",
-                     (state_label(r.state.after), style))
+            self.add(f"{indent}  état : {state_label(r.state.before, r.state.genre)} → ",
+                     (state_label(r.state.after, r.state.genre), style))
         self.note_lines(r.notes, indent + "  · ")
 
     def sheet(self, v: SheetView, indent: str) -> None:
@@ -267,7 +270,7 @@ class TextRenderer:
             cond = (" ; " + ", ".join(self.c(x) for x in c.conditions)) if c.conditions else ""
             style = "" if c.state == "debout" else BAD
             self.add(f"{indent}{mark}{self.c(c.name)} ({c.score}){health} — ",
-                     (state_label(c.state), style), cond)
+                     (state_label(c.state, c.genre), style), cond)
         self.note_lines(e.notes, indent + "  · ")
 
     def report(self, r: Report, indent: str) -> None:
@@ -278,7 +281,7 @@ class TextRenderer:
 
 
 # By class name (found along the result's MRO): the result modules are imported only by the
-# commands that make those results (`jdr roll` never loads the check, contest or sheet types).
+# commands that make those results (`jdr lancer` never loads the check, contest or sheet types).
 _DISPATCH: dict[str, str] = {
     "RollResult": "roll", "CheckResult": "check", "ContestResult": "contest", "Odds": "odds",
     "Order": "order", "AttackReport": "attack", "SheetView": "sheet", "Purchase": "purchase",

@@ -32,8 +32,16 @@ def environment() -> Any:
     env = Environment(loader=PackageLoader("jdr.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["pourcent"] = percent
+    env.filters["de_avant"] = de_before
     env.globals["ROLE_TEXT"] = ROLE_TEXT
     return env
+
+
+def de_before(name: Any) -> str:
+    """« de » or « d' » before a name (« tour d'Orque 3 »), for a template that wraps the name."""
+    from jdr.core.french import elides
+
+    return "d'" if elides(str(name)) else "de "
 
 
 def percent(value: Any) -> str:

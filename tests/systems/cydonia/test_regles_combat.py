@@ -277,9 +277,10 @@ def test_R000_27_paralysis_is_kept_and_enforced(ork: Path, sheets: tuple[Path, P
     assert SYSTEM.refusal("attack", frozen, None) is not None
     assert "paralysé" in SYSTEM.conditions(frozen)
     blow = _attack(nain, elfe, [2, 1, 1])                      # no defence roll: total 0
-    assert blow.steps[0].opponent.total == 0 and "paralysé" in blow.steps[0].opponent.label
+    # no genre on the sheet: the neutral wording
+    assert blow.steps[0].opponent.total == 0 and "sous paralysie" in blow.steps[0].opponent.label
     run = cli("attack", elfe, nain, "--des", "8,6")
-    assert run.code == 2 and "paralysé" in run.err
+    assert run.code == 2 and "sous paralysie" in run.err
 
 
 def test_R000_27_paralysis_costs_one_turn_in_an_encounter(sheets: tuple[Path, Path]) -> None:

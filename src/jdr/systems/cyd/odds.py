@@ -1,4 +1,4 @@
-"""Les chances (R003.05): the player chooses the die, so `jdr odds` shows the d10 and the d20
+"""Les chances (R003.05): the player chooses the die, so `jdr chances` shows the d10 and the d20
 side by side (a `Report` of two core `Odds`), or only the die `--de` names. The odds come from
 the very same `Check` objects a roll uses (checks.build_plan), through the core's exact
 enumeration; opposed tests through the core contest (opposition.OPPOSED).
@@ -61,7 +61,7 @@ def odds_notes(plan: Plan) -> tuple[Line, ...]:
 
 
 def run_odds(request: CheckRequest[CydSheet], config: CydConfig) -> Odds | Report:
-    """`jdr odds` for CYD: both dice side by side, or only the die of `--de`."""
+    """`jdr chances` for CYD: both dice side by side, or only the die of `--de`."""
     config = config.with_options(request.options)
     dice = [die_name(request.die)] if request.die else list(tables.DICE)
     plans = [build_plan(request, config, die, rolling=False) for die in dice]

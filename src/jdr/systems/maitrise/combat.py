@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import ContestResult
+from jdr.core.french import accord
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import (
     AttackReport,
@@ -403,6 +404,7 @@ def initiative(sheets: tuple[Loaded[Character], ...], source: DiceSource) -> Ord
     chars = [s.model for s in sheets]
     ranked = order([Entrant(c.name, c.characteristic("adresse")) for c in chars], INITIATIVE,
                    source)
-    down = tuple(Line(f"{c.name} est {STATE_WORDS[c.state()]} : il ne joue pas", "D-ALL.02")
+    down = tuple(Line(f"{c.name} est {STATE_WORDS[c.state()]} : "
+                      + accord(c.genre, "il ne joue pas", "elle ne joue pas", "pas de tour"), "D-ALL.02")
                  for c in chars if not c.can_act())
     return replace(ranked, notes=down) if down else ranked
