@@ -19,7 +19,8 @@ combat_app = typer.Typer(help="Rencontre : ordre d'initiative, round, tour, éta
 CampOpt = Annotated[str | None, typer.Option(
     "--campagne", help="Campagne : fichier .jdr ou adresse postgresql+psycopg://…[#NOM].")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Sortie JSON (pour les scripts).")]
-FormatOpt = Annotated[str, typer.Option("--format", help="texte, forum (BBCode) ou json.")]
+FormatOpt = Annotated[str, typer.Option("--format",
+    help="texte, forum (BBCode), discord (Markdown) ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 SeedOpt = Annotated[str | None, typer.Option("--seed", help="Graine (0 à 999999999).")]
 DesOpt = Annotated[str | None, typer.Option("--des", help="Faces lancées à la main (ex. 8,6).")]
@@ -265,11 +266,14 @@ def journal_cmd(
     fmt: FormatOpt = "texte",
 ) -> None:
     """Le journal de la campagne : chaque action, ses dés, son résultat, ses changements."""
+    from jdr.core.french import action_label
+    from jdr.render.discord import forum_to_discord
     from jdr.render.json import dumps
     from jdr.render.safe import clean
 
-    if fmt not in ("texte", "forum", "json"):
-        raise JdrError(f"--format « {fmt[:40]} » inconnu (autorisé : texte, forum, json)")
+    if fmt not in ("texte", "forum", "discord", "json"):
+        raise JdrError(f"--format « {clean(fmt[:40])} » inconnu "
+                       "(autorisé : texte, forum, discord, json)")
     campaign = _open(campagne)
     try:
         with campaign.reading() as tx:
@@ -281,9 +285,14 @@ def journal_cmd(
         return
     for e in entries:
         undone = " (annulée)" if e.undone_by else ""
-        head = f"n° {e.seq} — {e.at:%Y-%m-%d %H:%M} — {clean(e.actor)} — {clean(e.action)}{undone}"
-        body = e.forum if fmt == "forum" else e.text
-        _print(f"[b]{head}[/b]\n{body}" if fmt == "forum" else f"{head}\n{body}")
+        head = (f"n° {e.seq} — {e.at:%Y-%m-%d %H:%M} — {clean(e.actor)} — "
+                f"{clean(action_label(e.action))}{undone}")
+        if fmt == "forum":
+            _print(f"[b]{head}[/b]\n{e.forum}")
+        elif fmt == "discord":
+            _print(f"**{head}**\n{forum_to_discord(e.forum)}")
+        else:
+            _print(f"{head}\n{e.text}")
 
 
 def undo_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "texte") -> None:
@@ -300,7 +309,10 @@ def undo_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt 
     if as_json or fmt == "json":
         _print(dumps(entry.to_json()))
     else:
-        _print(entry.forum if fmt == "forum" else entry.text)
+        from jdr.render.discord import forum_to_discord
+
+        _print(entry.forum if fmt == "forum" else forum_to_discord(entry.forum)
+               if fmt == "discord" else entry.text)
 
 
 def serve_cmd(

@@ -58,7 +58,8 @@ DesOpt = Annotated[str | None, typer.Option(
 OptOpt = Annotated[list[str] | None, typer.Option(
     "--opt", metavar="CLE=VALEUR",
     help="Option propre au système, cle=valeur (répétable ; voir jdr aide SYSTEME).")]
-FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum (BBCode) ou json.")]
+FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT",
+    help="texte, forum (BBCode), discord (Markdown) ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 DryOpt = Annotated[bool, typer.Option("--dry-run", help="Ne modifie aucune fiche.")]
 ContreOpt = Annotated[str | None, typer.Option(
