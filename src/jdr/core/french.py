@@ -195,6 +195,8 @@ ACTIONS: dict[str, str] = {
 
 def action_label(kind: str) -> str:
     """An action id (`attack`, `combat:suivant`) as a person reads it (« attaque »)."""
+    if kind.startswith("regle:"):
+        return f"règle : {humanize(kind[6:])}"
     return ACTIONS.get(kind) or humanize(kind.replace(":", " "))
 
 

@@ -33,8 +33,19 @@ def environment() -> Any:
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["pourcent"] = percent
     env.filters["de_avant"] = de_before
+    env.filters["plie"] = fold_text
     env.globals["ROLE_TEXT"] = ROLE_TEXT
     return env
+
+
+def fold_text(text: Any) -> str:
+    """A result's text for the page: long dice lists folded, dropped dice without raw tildes
+    (`~3~` → `3 écarté`)."""
+    import re
+
+    from jdr.render.discord import fold_dice
+
+    return re.sub(r"~(\d+!?)~", r"\1 écarté", fold_dice(str(text)))
 
 
 def de_before(name: Any) -> str:

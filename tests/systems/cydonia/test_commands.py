@@ -13,7 +13,7 @@ from jdr.systems.cydonia.checks import Character, opposing_skill
 from jdr.systems.cydonia.demo import NAIN_A
 from jdr.systems.cydonia.sheet import CydoniaSheet
 
-FORMATS = {"texte": "txt", "forum": "forum.txt", "json": "json"}
+FORMATS = {"texte": "txt", "forum": "forum.txt", "discord": "discord.md", "json": "json"}
 
 
 def _sheet(folder: Path, name: str, text: str) -> Path:
