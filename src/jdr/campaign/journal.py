@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jdr.campaign.store import Entry, Tx
-from jdr.core.french import action_label
+from jdr.core.french import action_label, humanize
 from jdr.core.results import Line, Notes
 from jdr.core.sheet import SheetDocument, to_plain
 from jdr.core.system import SheetChange
@@ -62,7 +62,8 @@ def change_text(change: Mapping[str, Any]) -> str:
     """A change as a person reads it: « Gobelin 1 PV 8/12 → 12/12 », never a Python dict."""
     before, after = change.get("before"), change.get("after")
     top = next((v.get("max") for v in (before, after) if isinstance(v, Mapping)), None)
-    return f"{_label(change)} : {_value_text(before, top)} → {_value_text(after, top)}"
+    what = " ".join(humanize(str(p)) for p in change["path"])
+    return f"{change['character']} : {what} {_value_text(before, top)} → {_value_text(after, top)}"
 
 
 def _check_unchanged(tx: Tx, row: Any, ch: Mapping[str, Any], current: Any) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from jdr.core.french import de
 from jdr.core.results import Line
 
 if TYPE_CHECKING:
@@ -227,7 +228,7 @@ class TextRenderer:
             h = r.health
             unit = "PV" if h.unit == "pv" else "blessures"
             top = f"/{h.max}" if h.max is not None else ""
-            self.add(f"{indent}  {unit} de {self.c(r.defender)} : {h.before}{top} → ",
+            self.add(f"{indent}  {unit} {de(self.c(r.defender))} : {h.before}{top} → ",
                      (f"{h.after}{top}", HEAD))
         if r.state is not None:
             style = BAD if r.state.after != "debout" else ""
@@ -258,7 +259,7 @@ class TextRenderer:
     def encounter(self, e: EncounterView, indent: str) -> None:
         for event in e.events:
             self.render(event, indent)
-        status = "terminée" if e.ended else f"tour de {self.c(e.current or '—')}"
+        status = "terminée" if e.ended else f"tour {de(self.c(e.current or '—'))}"
         self.add((f"{indent}Rencontre — round {e.round}, {status}", HEAD))
         for c in e.order:
             mark = "▶ " if c.name == e.current and not e.ended else "  "

@@ -275,7 +275,7 @@ def test_R000_27_paralysis_is_kept_and_enforced(ork: Path, sheets: tuple[Path, P
     assert why is not None and "R000.27" in why.rule and SYSTEM.state(frozen) == "debout"
     assert SYSTEM.refusal("check", frozen, CheckRequest(frozen, "résistance physique")) is None
     assert SYSTEM.refusal("attack", frozen, None) is not None
-    assert "paralysé" in SYSTEM.conditions(frozen)
+    assert "sous paralysie" in SYSTEM.conditions(frozen)  # no genre on the sheet: neutral
     blow = _attack(nain, elfe, [2, 1, 1])                      # no defence roll: total 0
     # no genre on the sheet: the neutral wording
     assert blow.steps[0].opponent.total == 0 and "sous paralysie" in blow.steps[0].opponent.label

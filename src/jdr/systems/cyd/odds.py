@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from jdr.core.check import Odds
+from jdr.core.french import de
 from jdr.core.results import Line, Report
 from jdr.core.system import CheckRequest
 from jdr.systems.cyd import tables
@@ -42,7 +43,7 @@ def _against(plan: Plan) -> str:
         threshold = plan.check.threshold
         return "" if threshold is None else f" contre seuil {threshold}"
     if side.opponent is None:
-        return f" contre la Capacité de {side.capacity.character} (opposition passive)"
+        return f" contre la Capacité {de(side.capacity.character)} (opposition passive)"
     return f" contre {side.capacity.character} ({side.capacity.describe()}, {side.die})"
 
 
@@ -69,6 +70,6 @@ def run_odds(request: CheckRequest[CydSheet], config: CydConfig) -> Odds | Repor
     first = plans[0]
     if len(parts) == 1:
         return replace(parts[0], notes=odds_notes(first))
-    title = (f"Chances de {first.capacity.character} : {first.capacity.label}{_against(first)}, "
+    title = (f"Chances {de(first.capacity.character)} : {first.capacity.label}{_against(first)}, "
              "au choix du joueur")
     return Report(title, parts, odds_notes(first), "R003.05")

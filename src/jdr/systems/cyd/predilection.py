@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from jdr.core.check import Check, CheckResult
 from jdr.core.contest import ContestResult
+from jdr.core.french import de
 from jdr.core.results import Line, Report
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import CheckRequest, Chooser, Question, SheetChange
@@ -85,7 +86,7 @@ def _box_state(sheet: CydSheet, cap: Capacity, rolling: bool) -> list[Line]:
     if state != tables.PREDILECTION_USED:
         return []
     if rolling:
-        raise RuleError(f"la prédilection « {cap.skill} » de {cap.character} est déjà utilisée "
+        raise RuleError(f"la prédilection « {cap.skill} » {de(cap.character)} est déjà utilisée "
                         "pour cette séance de jeu : pas de relance avant la prochaine séance "
                         "(jdr session nouvelle)")
     return [Line(f"la prédilection « {cap.skill} » est déjà utilisée pour cette séance",

@@ -321,7 +321,7 @@ def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: Cont
     report = AttackReport(
         attacker.name, defender.name, True, tuple(steps), (damage,), location,
         Health("pv", hp_before, after.hit_points, defender.sheet.pv.max),
-        StateChange(defender.state, state), notes=tuple(notes), rule="R000.23",
+        StateChange(defender.state, state, defender.genre), notes=tuple(notes), rule="R000.23",
         weapon=stroke.weapon_name)
     return Blow(report, spent, tuple(updates))
 
@@ -335,7 +335,7 @@ def _held(attacker: Character, defender: Character, stroke: Stroke, contest: Con
                       + (" se dégager" if defender.genre else "")
                       + " à son tour (jdr regle degagement, Physique × 2 opposé)", "R000.42"))
     updates.append((("etat", "immobilise"), attacker.name))
-    state = StateChange(defender.state, defender.state)
+    state = StateChange(defender.state, defender.state, defender.genre)
     report = AttackReport(attacker.name, defender.name, True, (contest,), state=state,
                           notes=tuple(notes), rule="R000.42", weapon=stroke.weapon_name)
     return Blow(report, spent, tuple(updates))

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest, ContestResult
-from jdr.core.french import accord
+from jdr.core.french import accord, de
 from jdr.core.results import Line, Notes, Report, Result
 from jdr.core.system import Chooser, Outcome, Question, RuleRequest
 from jdr.dice.notation import roll
@@ -337,7 +337,7 @@ def revert(c: Character) -> tuple[tuple[Update, ...], tuple[Line, ...]]:
     """R000.40, A000.28: the transformation ends; the HP it added are taken off, which may leave
     the character dying (R000.34: no zone was hit)."""
     gain = int(c.sheet.etat.pv_transformation)
-    lines = [Line(f"fin de la transformation de {c.name} : Physique et Agilité reprennent leur "
+    lines = [Line(f"fin de la transformation {de(c.name)} : Physique et Agilité reprennent leur "
                   "valeur", "R000.40")]
     updates: list[Update] = [(("etat", "transformation"), 0), (("etat", "pv_transformation"), 0)]
     if gain:

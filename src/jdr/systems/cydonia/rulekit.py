@@ -87,7 +87,7 @@ def lose(c: Character, loss: int, why: str, rule: str) -> HitPoints:
     if after.dying != c.sheet.etat.mourant:
         updates += ((("etat", "mourant"), after.dying),)
     return HitPoints(updates, Health("pv", before, after.hit_points, c.sheet.pv.max),
-                     StateChange(c.state, state), tuple(notes))
+                     StateChange(c.state, state, c.genre), tuple(notes))
 
 
 def heal(c: Character, amount: int, why: str, rule: str) -> HitPoints:
@@ -107,7 +107,7 @@ def heal(c: Character, amount: int, why: str, rule: str) -> HitPoints:
             "est hors de danger : plus de 0 PV, plus d'agonie"), "A000.12"))
         state = "assomme" if c.sheet.etat.assomme else "debout"
     return HitPoints(tuple(updates), Health("pv", before, after, c.sheet.pv.max),
-                     StateChange(c.state, state), tuple(notes))
+                     StateChange(c.state, state, c.genre), tuple(notes))
 
 
 def state_line(c: Character) -> Line:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import ContestResult
-from jdr.core.french import accord
+from jdr.core.french import accord, de
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import (
     AttackReport,
@@ -172,7 +172,7 @@ def roll_attack(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
     result = check.roll(source)
     if result.critical == "success" and plan.critical is None:
         plan = replace(plan, critical=_ask(
-            chooser, f"Attaque critique de {plan.attacker.name} : quelle option ?",
+            chooser, f"Attaque critique {de(plan.attacker.name)} : quelle option ?",
             ATTACK_CRITICALS, result))
     if result.critical == "success" and plan.critical == "rapidite":
         result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.18")
@@ -200,7 +200,7 @@ def roll_defence(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
     footing: RollResult | None = None
     if result.critical == "success" and plan.defence_critical is None:
         plan = replace(plan, defence_critical=_ask(
-            chooser, f"Défense critique de {plan.defender.name} : quelle option ?",
+            chooser, f"Défense critique {de(plan.defender.name)} : quelle option ?",
             DEFENCE_CRITICALS, result))
     if result.critical == "success":
         if plan.defence_critical == "rapidite":
