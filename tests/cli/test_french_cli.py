@@ -99,3 +99,25 @@ def test_discord_goldens(sheets: tuple[Path, Path]) -> None:
     run = cli("attaque", nain, elfe, "--des", "8,3,10,6", "--dry-run", "--format", "discord")
     assert run.code == 0, run.err
     golden("cydonia/attaque_des.discord.md", run.out)
+
+
+def test_owner_makes_a_new_mj_link_from_the_cli(tmp_path: Path) -> None:
+    from jdr.web.errors import ApiError
+    from jdr.web.state import Server
+
+    db = str(tmp_path / "tables.jdr")
+    server = Server(db, None, True)
+    try:
+        made = server.create_table("La Marche", "cydonia")
+        run = cli("lien-mj", "--db", db, "--table", str(made["id"]), "--adresse", "https://jdr.example/")
+        assert run.code == 0, run.err
+        assert "l'ancien n'ouvre plus la table" in run.out
+        new = run.out.strip().rsplit("#jeton=", 1)[1]
+        assert run.out.strip().splitlines()[-1].startswith(f"https://jdr.example/table/{made['id']}#jeton=")
+        assert server.authenticate(new, made["id"]).role == "mj"
+        with pytest.raises(ApiError, match="révoqué"):
+            server.authenticate(made["jeton"], made["id"])
+    finally:
+        server.dispose()
+    missing = cli("lien-mj", "--db", db, "--table", "99")
+    assert missing.code == 2 and "table n° 99 introuvable" in missing.err

@@ -329,6 +329,31 @@ def serve_cmd(
     serve(db or "jdr-table.db", host, parse_int(port, "--port", 1, 65535))
 
 
+def mj_link_cmd(
+    table: Annotated[str, typer.Option("--table", metavar="N", help="Numéro de la table.")],
+    db: Annotated[str | None, typer.Option(
+        "--db", metavar="URL",
+        help="Base du serveur : fichier SQLite (défaut jdr-table.db) ou postgresql+psycopg://…")] = None,
+    adresse: Annotated[str, typer.Option(
+        "--adresse", metavar="URL", help="Adresse publique du serveur, pour le lien.")] = "http://127.0.0.1:8000",
+) -> None:
+    """Nouveau lien MJ d'une table (pour le propriétaire du serveur) : l'ancien est révoqué."""
+    from jdr.core.options import parse_int
+    from jdr.web.errors import ApiError
+    from jdr.web.state import Server
+
+    number = parse_int(table, "--table", 1, 999_999_999)
+    server = Server(db or "jdr-table.db", None, True)
+    try:
+        token, member = server.renew_mj_link(number)
+    except ApiError as exc:
+        raise JdrError(exc.message) from None
+    finally:
+        server.dispose()
+    _print(f"Nouveau lien MJ de la table n° {number} ({member['nom']}) — l'ancien n'ouvre plus la "
+           f"table :\n{adresse.rstrip('/')}/table/{number}#jeton={token}")
+
+
 def _register_aliases() -> None:
     """The English names of the first versions, kept as hidden aliases."""
     for group, pairs in ((campaign_app, {"new": "nouvelle", "import": "importer",

@@ -34,7 +34,14 @@ app.add_typer(session_app, name="session")
 
 
 def _campaign_commands() -> None:
-    from jdr.cli.campaign import campaign_app, combat_app, journal_cmd, serve_cmd, undo_cmd
+    from jdr.cli.campaign import (
+        campaign_app,
+        combat_app,
+        journal_cmd,
+        mj_link_cmd,
+        serve_cmd,
+        undo_cmd,
+    )
 
     app.add_typer(campaign_app, name="campagne")
     app.add_typer(combat_app, name="combat")
@@ -42,6 +49,7 @@ def _campaign_commands() -> None:
     app.command("annuler")(undo_cmd)
     app.command("servir")(serve_cmd)
     app.command("serve", hidden=True)(serve_cmd)
+    app.command("lien-mj")(mj_link_cmd)
 
 
 _campaign_commands()
