@@ -98,3 +98,10 @@ def test_undo_shows_pools_not_dicts() -> None:
     state = {"character": "Nain A", "path": ["etat", "assomme"], "pool": False, "before": 13,
              "after": 0}
     assert change_text(state) == "Nain A : état assomme 13 → 0"
+
+
+def test_suggestions_give_names_as_written() -> None:
+    from jdr.names import unknown_name_message
+
+    message = unknown_name_message("personnage", "camile la naine", ["Camille la Naine", "Orque 3"])
+    assert message.endswith("vouliez-vous dire : Camille la Naine ?")
