@@ -3,7 +3,7 @@
 Every command is a fresh process of the venv's Python; the commands are interleaved (one run of
 each per round), and each figure is the median over the rounds of the child's CPU time
 (user + system) and of the wall time. Bytecode is written first (one warm-up run each), as it
-is on a real install. Goal (issue 9): `jdr roll 1d20` and `jdr check FICHE hache --seuil 15`
+is on a real install. Goal (issue 9): `jdr lancer 1d20` and `jdr test FICHE hache --seuil 15`
 at most 1.5 × `import typer`.
 
     python benchmarks/bench_startup.py [--rounds 15] [--before SRC] [--importtime]
@@ -77,8 +77,8 @@ def commands(sheet: Path, before: Path | None) -> dict[str, list[str]]:
     out = {
         "python -c pass": [sys.executable, "-c", "pass"],
         "import typer": [sys.executable, "-c", "import typer"],
-        "jdr roll 1d20": jdr(None, "roll", "1d20"),
-        "jdr check … --seuil 15": jdr(None, "check", str(sheet), "hache", "--seuil", "15"),
+        "jdr lancer 1d20": jdr(None, "lancer", "1d20"),
+        "jdr test … --seuil 15": jdr(None, "test", str(sheet), "hache", "--seuil", "15"),
     }
     if before is not None:
         out["avant : jdr roll 1d20"] = jdr(before, "roll", "1d20")

@@ -284,7 +284,7 @@ def wound(plan: AttackPlan, doc: SheetDocument, blow: Damage | None
     before = hp[1]
     after = before if blow is None else max(0, before - blow.suffered)
     state = StateChange(defender.state(),
-                        _state_after(defender, after, plan.kill and blow is not None))
+                        _state_after(defender, after, plan.kill and blow is not None), defender.genre)
     changes: tuple[SheetChange, ...] = ()
     if blow is not None:
         changes = (_hp_change(doc, defender, hp, after),)
