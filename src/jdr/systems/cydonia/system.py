@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest
-from jdr.core.french import accord, is_state, loses_turn, pronoun, state_label, they_are
+from jdr.core.french import accord, de, is_state, loses_turn, pronoun, state_label, they_are
 from jdr.core.results import Health, Line, Notes, Report, Result, SheetView
 from jdr.core.sheet import SheetDocument, validate
 from jdr.core.system import (
@@ -214,8 +214,8 @@ class Cydonia(GameSystem[CydoniaSheet]):
                  + f" ({etat.transformation} tour(s))" if etat.transformation else "",
                  f"{state_label('assomme', g)} ({etat.assomme} dégâts)" if etat.assomme else "",
                  state_label("paralyse", g) if etat.paralyse else "",
-                 accord(g, "immobilisé par ", "immobilisée par ", "sous la prise de ")
-                 + str(etat.immobilise) if etat.immobilise else "",
+                 accord(g, f"immobilisé par {etat.immobilise}", f"immobilisée par {etat.immobilise}",
+                        f"sous la prise {de(str(etat.immobilise))}") if etat.immobilise else "",
                  f"élan {etat.elan}/2" if etat.elan else "",
                  "soigné aujourd'hui (Médecine)" if etat.soigne else ""]
         return tuple(f for f in found if f)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import ContestResult
-from jdr.core.french import accord, de
+from jdr.core.french import accord, de, state_label
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import (
     AttackReport,
@@ -398,13 +398,20 @@ def attack(request: AttackRequest[Character], source: DiceSource, config: Maitri
 INITIATIVE = OrderRule(rolloff_sides=DIE, rule="A001.25", score_label="initiative")
 
 
+def _state_words(c: Character) -> str:
+    """D-001.30 the state in words, agreed (« morte (décision du MJ) »)."""
+    if c.state() == DEAD:
+        return f"{state_label('mort', c.genre)} (décision du MJ)"
+    return STATE_WORDS[c.state()]
+
+
 def initiative(sheets: tuple[Loaded[Character], ...], source: DiceSource) -> Order:
     """R001.24 / A001.25: order by Adresse, highest first; ties broken by d20 roll-offs (re-rolled while
     still tied), dice rolled in the order the sheets were given (`core.initiative.order`)."""
     chars = [s.model for s in sheets]
     ranked = order([Entrant(c.name, c.characteristic("adresse")) for c in chars], INITIATIVE,
                    source)
-    down = tuple(Line(f"{c.name} est {STATE_WORDS[c.state()]} : "
+    down = tuple(Line(f"{c.name} est {_state_words(c)} : "
                       + accord(c.genre, "il ne joue pas", "elle ne joue pas", "pas de tour"), "D-ALL.02")
                  for c in chars if not c.can_act())
     return replace(ranked, notes=down) if down else ranked
