@@ -92,15 +92,16 @@ def test_genre_elision_contrast_and_screenshots(browser: Any, server: str) -> No
     last = mj.locator("#journal li.entree").last
     expect(last.locator(".de.ecarte")).to_have_text("2")
     expect(last.locator(".texte")).not_to_contain_text("~")
+    expect(mj.locator("#jet-resultat")).not_to_contain_text("~")
     mj.locator("details.aide-notation summary").click()
     expect(mj.locator("details.aide-notation")).to_contain_text("4d6kh3")
     SHOTS.mkdir(parents=True, exist_ok=True)
     _measure(mj, "table, thème clair")
-    mj.screenshot(path=str(SHOTS / "table-clair-1280.png"), full_page=True)
+    mj.screenshot(path=str(SHOTS / "i17-french-table-clair-1280.png"), full_page=True)
     mj.click("#theme")  # the switch, remembered in this browser
     assert mj.evaluate("document.documentElement.dataset.theme") == "sombre"
     _measure(mj, "table, thème sombre")
-    mj.screenshot(path=str(SHOTS / "table-sombre-1280.png"), full_page=True)
+    mj.screenshot(path=str(SHOTS / "i17-french-table-sombre-1280.png"), full_page=True)
     mj.goto(f"{site.url}/tables/{site.table}/combat")
     assert mj.evaluate("document.documentElement.dataset.theme") == "sombre"
     _measure(mj, "combat, thème sombre")
@@ -113,7 +114,7 @@ def test_genre_elision_contrast_and_screenshots(browser: Any, server: str) -> No
         page.wait_for_url(f"{site.url}/tables/{site.table}")
         _measure(page, f"table à 375 px, {scheme}")
         name = "clair" if scheme == "light" else "sombre"
-        page.screenshot(path=str(SHOTS / f"table-{name}-375.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / f"i17-french-table-{name}-375.png"), full_page=True)
         context.close()
 
 
