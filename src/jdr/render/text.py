@@ -174,8 +174,8 @@ class TextRenderer:
             rows.append(("l'adversaire l'emporte", o.opponent_wins))
         if o.nobody:
             rows.append(("personne", o.nobody))
-        if o.tie is not None:
-            rows.append(("égalité", o.tie))
+        if o.tie is not None:  # already inside the parts above (which add up to 100 %)
+            rows.append(("dont égalité départagée" if not o.nobody else "dont égalité au jet", o.tie))
         rows.append(("réussite critique", o.critical_success))
         rows.append(("échec critique", o.critical_failure))
         rows.extend((self.c(label), p) for _, label, p in o.extra)
