@@ -89,7 +89,8 @@ def test_genre_elision_contrast_and_screenshots(browser: Any, server: str) -> No
     mj.fill("#expression", "4d6kh3")
     mj.fill("#des", "2, 4, 3, 4")
     mj.click("#jets button[type=submit]")
-    last = mj.locator("#journal li.entree").last
+    expect(mj.locator("#jet-resultat .ok")).to_be_visible()
+    last = mj.locator("#journal li.entree", has_text="4d6kh3").last
     expect(last.locator(".de.ecarte")).to_have_text("2")
     expect(last.locator(".texte")).not_to_contain_text("~")
     expect(mj.locator("#jet-resultat")).not_to_contain_text("~")
