@@ -364,14 +364,6 @@ def mj_link_cmd(
            f"table :\n{adresse.rstrip('/')}/table/{number}#jeton={token}")
 
 
-def _register_aliases() -> None:
-    """The English names of the first versions, kept as hidden aliases."""
-    for group, pairs in ((campaign_app, {"new": "nouvelle", "import": "importer",
-                                         "export": "exporter"}),
-                         (combat_app, {"start": "debut"})):
-        known = {c.name: c.callback for c in group.registered_commands if c.callback is not None}
-        for english, french_name in pairs.items():
-            group.command(english, hidden=True)(known[french_name])
+from jdr.cli.aliases import register as _aliases  # noqa: E402 (after every command)
 
-
-_register_aliases()
+_aliases(None, campaign_app, combat_app)

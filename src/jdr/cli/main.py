@@ -34,14 +34,7 @@ app.add_typer(session_app, name="session")
 
 
 def _campaign_commands() -> None:
-    from jdr.cli.campaign import (
-        campaign_app,
-        combat_app,
-        journal_cmd,
-        mj_link_cmd,
-        serve_cmd,
-        undo_cmd,
-    )
+    from jdr.cli.campaign import campaign_app, combat_app, journal_cmd, mj_link_cmd, serve_cmd, undo_cmd
 
     app.add_typer(campaign_app, name="campagne")
     app.add_typer(combat_app, name="combat")
@@ -71,8 +64,7 @@ DesOpt = Annotated[str | None, typer.Option(
 OptOpt = Annotated[list[str] | None, typer.Option(
     "--opt", metavar="CLE=VALEUR",
     help="Option propre au système, cle=valeur (répétable ; voir jdr aide SYSTEME).")]
-FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT",
-    help="texte, forum (BBCode), discord (Markdown) ou json.")]
+FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum, discord ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 DryOpt = Annotated[bool, typer.Option("--dry-run", help="Ne modifie aucune fiche.")]
 ContreOpt = Annotated[str | None, typer.Option(
@@ -517,24 +509,9 @@ def demo_cmd(
     out.render(system.demo(_source(seed, None)))()
 
 
-# The English names of the first versions, kept as hidden aliases (same function, same options).
-ALIASES = {"systems": "systemes", "roll": "lancer", "check": "test", "odds": "chances",
-           "attack": "attaque"}
-SUB_ALIASES = {"new": "nouvelle", "check": "verifier", "show": "voir"}
+from jdr.cli.aliases import register as _aliases  # noqa: E402 (after every command)
 
-
-def _register_aliases() -> None:
-    callbacks = {c.name: c.callback for c in app.registered_commands if c.callback is not None}
-    for english, french_name in ALIASES.items():
-        app.command(english, hidden=True)(callbacks[french_name])
-    for group in (sheet_app, session_app):
-        known = {c.name: c.callback for c in group.registered_commands if c.callback is not None}
-        for english, french_name in SUB_ALIASES.items():
-            if french_name in known:
-                group.command(english, hidden=True)(known[french_name])
-
-
-_register_aliases()
+_aliases(app, sheet_app, session_app)
 
 
 def _version(value: bool) -> None:
