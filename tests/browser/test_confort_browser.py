@@ -91,7 +91,7 @@ def test_genre_elision_contrast_and_screenshots(browser: Any, server: str) -> No
     mj.click("#jets button[type=submit]")
     expect(mj.locator("#jet-resultat .ok")).to_be_visible()
     last = mj.locator("#journal li.entree", has_text="4d6kh3").last
-    expect(last.locator(".de.ecarte")).to_have_text("2")
+    expect(last.locator(".de.ecarte").first).to_have_attribute("title", "d6 (écarté)")
     expect(last.locator(".texte")).not_to_contain_text("~")
     expect(mj.locator("#jet-resultat")).not_to_contain_text("~")
     mj.locator("details.aide-notation summary").click()
