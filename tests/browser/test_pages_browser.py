@@ -10,6 +10,8 @@ from typing import Any
 from browser_support import ARTIFACTS, Site, enter
 from playwright.sync_api import expect
 
+from jdr.core.french import state_label
+
 
 def choose_check(page: Any, who: str, skill: str, threshold: str) -> None:
     page.select_option("#personnage", who)
@@ -116,7 +118,8 @@ def test_full_fight_through_the_pages(browser: Any, site: Site) -> None:
     for page in (mj, player):
         row = _row(page, "Gobelin")
         expect(row.locator(".pv-texte")).to_have_text(f"PV {health['after']}/{health['max']}")
-        expect(row.locator(".etat")).to_have_text(final_state)
+        # the state's id is the class; the text is its French label (no genre: neutral wording)
+        expect(row.locator(f".etat.etat-{final_state}")).to_have_text(state_label(final_state))
     assert final_state != "debout"
 
     # the rules refuse a check to the fallen goblin; the French reason is shown
