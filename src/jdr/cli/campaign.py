@@ -364,6 +364,22 @@ def mj_link_cmd(
            f"table :\n{adresse.rstrip('/')}/table/{number}#jeton={token}")
 
 
+def register(app: Any) -> None:
+    """The campaign's commands in the `jdr` tree (`jdr.cli.main`), with the forum's séances."""
+    app.add_typer(campaign_app, name="campagne")
+    app.add_typer(combat_app, name="combat")
+    app.command("journal")(journal_cmd)
+    app.command("annuler")(undo_cmd)
+    app.command("servir")(serve_cmd)
+    app.command("serve", hidden=True)(serve_cmd)
+    app.command("lien-mj")(mj_link_cmd)
+    from jdr.cli.verifiable import commitment_cmd, seance_app, verify_cmd
+
+    app.add_typer(seance_app, name="seance")
+    app.command("verifier")(verify_cmd)
+    app.command("engagement")(commitment_cmd)
+
+
 from jdr.cli.aliases import register as _aliases  # noqa: E402 (after every command)
 
 _aliases(None, campaign_app, combat_app)
