@@ -107,13 +107,15 @@ def test_owner_makes_a_new_mj_link_from_the_cli(tmp_path: Path) -> None:
 
     db = str(tmp_path / "tables.jdr")
     server = Server(db, None, True)
+    made = server.create_table("La Marche", "cydonia")
+    server.dispose()  # SQLite: one server per file; the owner runs it with the server stopped
+    run = cli("lien-mj", "--db", db, "--table", str(made["id"]), "--adresse", "https://jdr.example/")
+    assert run.code == 0, run.err
+    assert "l'ancien n'ouvre plus la table" in run.out
+    new = run.out.strip().rsplit("#jeton=", 1)[1]
+    assert run.out.strip().splitlines()[-1].startswith(f"https://jdr.example/table/{made['id']}#jeton=")
+    server = Server(db, None, True)
     try:
-        made = server.create_table("La Marche", "cydonia")
-        run = cli("lien-mj", "--db", db, "--table", str(made["id"]), "--adresse", "https://jdr.example/")
-        assert run.code == 0, run.err
-        assert "l'ancien n'ouvre plus la table" in run.out
-        new = run.out.strip().rsplit("#jeton=", 1)[1]
-        assert run.out.strip().splitlines()[-1].startswith(f"https://jdr.example/table/{made['id']}#jeton=")
         assert server.authenticate(new, made["id"]).role == "mj"
         with pytest.raises(ApiError, match="révoqué"):
             server.authenticate(made["jeton"], made["id"])

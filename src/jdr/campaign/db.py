@@ -4,8 +4,10 @@
   of the current folder.
 - `connect`: the engine, with writers serialised per campaign: SQLite `BEGIN IMMEDIATE` (WAL,
   busy timeout), PostgreSQL a row lock on the campaign (see `store.py`).
-- `migrate` / `check_schema`: Alembic migrations from the first revision up; a file that is not a
-  campaign, or a campaign of a newer schema, is a clear French error.
+- `migrate` / `check_schema`: Alembic migrations from the first revision up, run only on
+  creation, at a server's start and by `jdr campagne migrer`; opening a campaign costs one query
+  for the schema version (no Alembic). A file that is not a campaign (identified read-only
+  first, `jdr.campaign.identity`), or a campaign of a newer schema, is a clear French error.
 """
 
 from __future__ import annotations
@@ -16,15 +18,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from jdr.errors import JdrError
+from jdr.campaign.identity import APPLICATION_ID, SQLITE_MAGIC, VERSION_TABLE, CampaignError
+from jdr.campaign.identity import head as _head
+from jdr.campaign.identity import revisions as _revisions
+
+__all__ = ["SQLITE_MAGIC", "VERSION_TABLE", "CampaignError"]
 
 SUFFIX = ".jdr"
-VERSION_TABLE = "jdr_alembic_version"
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
-class CampaignError(JdrError):
-    """A campaign that cannot be found, opened or written."""
 
 
 def is_url(target: str) -> bool:
@@ -61,8 +61,9 @@ def _sqlite_url(path: Path) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
-def check_sqlite_file(path: Path, must_exist: bool) -> None:
-    """A campaign file must be a regular SQLite file; say so in French otherwise."""
+def check_sqlite_file(path: Path, must_exist: bool, integrity: bool | None = None) -> None:
+    """A campaign file must be one of ours, identified read-only (`identity.identify`) before
+    anything writes to it; say so in French otherwise."""
     if not path.exists():
         if must_exist:
             raise CampaignError(f"campagne introuvable : {path}")
@@ -72,30 +73,27 @@ def check_sqlite_file(path: Path, must_exist: bool) -> None:
         if not os.access(folder, os.W_OK):
             raise CampaignError(f"dossier en lecture seule : {folder}")
         return
-    if not path.is_file():
-        raise CampaignError(f"{path} n'est pas un fichier de campagne")
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(len(SQLITE_MAGIC))
-    except OSError as exc:
-        raise CampaignError(f"{path} : lecture impossible ({exc.strerror})") from None
-    if head != SQLITE_MAGIC:
-        raise CampaignError(f"{path} n'est pas une campagne jdr (ce n'est pas une base SQLite)")
+    from jdr.campaign.identity import identify
+
+    identify(path, integrity)
 
 
-def engine_for(target: str, must_exist: bool = True) -> Any:
-    """A SQLAlchemy engine for a campaign file or URL."""
+def engine_for(target: str, must_exist: bool = True, integrity: bool | None = None) -> Any:
+    """A SQLAlchemy engine for a campaign file (identified first) or URL."""
     from sqlalchemy import create_engine, event
 
     if is_url(target):
         if not target.startswith(("postgresql", "sqlite")):
             raise CampaignError("base non prise en charge : postgresql+psycopg://… ou un fichier .jdr")
         try:
-            return create_engine(target, pool_pre_ping=True)
+            engine = create_engine(target, pool_pre_ping=True)
         except Exception as exc:  # bad URL syntax, unknown driver
             raise CampaignError(f"adresse de base invalide ({type(exc).__name__})") from None
+        if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+            check_sqlite_file(Path(engine.url.database), must_exist, integrity)  # identified first
+        return engine
     path = Path(target)
-    check_sqlite_file(path, must_exist)
+    check_sqlite_file(path, must_exist, integrity)
     engine = create_engine(_sqlite_url(path), connect_args={"timeout": 60})
 
     @event.listens_for(engine, "connect")
@@ -125,12 +123,7 @@ def _alembic_config(connection: Any) -> Any:
 
 
 def head_revision() -> str:
-    from alembic.script import ScriptDirectory
-
-    cfg = _alembic_config(None)
-    head = ScriptDirectory.from_config(cfg).get_current_head()
-    assert head is not None
-    return head
+    return _head()
 
 
 def current_revision(connection: Any) -> str | None:
@@ -141,10 +134,7 @@ def current_revision(connection: Any) -> str | None:
 
 
 def known_revisions() -> set[str]:
-    from alembic.script import ScriptDirectory
-
-    script = ScriptDirectory.from_config(_alembic_config(None))
-    return {rev.revision for rev in script.walk_revisions()}
+    return set(_revisions())
 
 
 def migrate(engine: Any, revision: str = "head") -> None:
@@ -158,19 +148,38 @@ def migrate(engine: Any, revision: str = "head") -> None:
                 f"cette campagne a un schéma plus récent ({current}) que ce jdr ne connaît : "
                 "mettez jdr à jour")
         command.upgrade(_alembic_config(connection), revision)
+        if connection.dialect.name == "sqlite":
+            connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+def schema_revision(engine: Any) -> str:
+    """The schema revision of an existing campaign base (one query), or a French error."""
+    from sqlalchemy.exc import DBAPIError
+
+    from jdr.campaign.identity import check_revision
+
+    try:
+        with engine.connect() as connection:
+            revision = connection.exec_driver_sql(f"SELECT version_num FROM {VERSION_TABLE}").scalar()
+            connection.rollback()
+    except DBAPIError as exc:
+        text = str(exc.orig) if exc.orig is not None else str(exc)
+        if VERSION_TABLE in text or "no such table" in text or "does not exist" in text:
+            raise CampaignError("cette base n'est pas une campagne jdr (aucune table jdr) : "
+                                "créez-la avec jdr campagne nouvelle") from None
+        raise
+    return check_revision(revision)
 
 
 def check_schema(engine: Any) -> None:
-    """An existing campaign: known schema (upgraded if older), or a French error."""
-    from sqlalchemy import inspect
+    """An existing campaign: the current schema, or a French error (an older one asks for
+    `jdr campagne migrer`, a newer one for a newer jdr)."""
+    from jdr.campaign.identity import identify, require_head
 
-    with engine.connect() as connection:
-        tables = set(inspect(connection).get_table_names())
-        connection.rollback()
-    if VERSION_TABLE not in tables:
-        raise CampaignError("cette base n'est pas une campagne jdr (aucune table jdr) : "
-                            "créez-la avec jdr campagne nouvelle")
-    migrate(engine)
+    if engine.dialect.name == "sqlite":  # read-only, without taking the write lock
+        require_head(identify(Path(engine.url.database)))
+        return
+    require_head(schema_revision(engine))
 
 
 @contextmanager
@@ -184,6 +193,9 @@ def translated_errors() -> Iterator[None]:
         text = str(exc.orig) if exc.orig is not None else str(exc)
         if "file is not a database" in text or "file is encrypted" in text:
             raise CampaignError("ce fichier n'est pas une campagne jdr (base SQLite illisible)") from None
+        if "malformed" in text:
+            raise CampaignError("campagne endommagée (base SQLite corrompue) : restaurez une "
+                                "sauvegarde (jdr campagne restaurer)") from None
         if "database is locked" in text:
             raise CampaignError("campagne occupée par un autre processus depuis trop longtemps ; "
                                 "réessayez") from None
@@ -195,4 +207,37 @@ def translated_errors() -> Iterator[None]:
         text = str(exc.orig) if exc.orig is not None else str(exc)
         if "file is not a database" in text:
             raise CampaignError("ce fichier n'est pas une campagne jdr (base SQLite illisible)") from None
+        if "malformed" in text:
+            raise CampaignError("campagne endommagée (base SQLite corrompue) : restaurez une "
+                                "sauvegarde (jdr campagne restaurer)") from None
         raise
+
+
+def open_for_server(target: str) -> tuple[Any, int | None]:
+    """A `jdr servir`'s base: identified and wholly checked (`quick_check`) if it exists, locked
+    for the server's life (a second server on one SQLite file is refused), migrated to the
+    current schema (created if absent). Returns the engine and the lock's fd (SQLite only)."""
+    import os as _os
+
+    from jdr.campaign.identity import server_lock
+
+    if is_url(target):
+        engine = engine_for(target, must_exist=False)
+        migrate(engine)
+        return engine, None
+    path = Path(target)
+    existed = path.exists()
+    lock = None
+    if existed:
+        check_sqlite_file(path, must_exist=True, integrity=True)
+        lock = server_lock(path)
+    try:
+        engine = engine_for(target, must_exist=False)
+        migrate(engine)
+        if lock is None:
+            lock = server_lock(path)
+    except BaseException:
+        if lock is not None:
+            _os.close(lock)
+        raise
+    return engine, lock

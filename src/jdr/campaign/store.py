@@ -169,6 +169,11 @@ class Campaign:
         self.engine.dispose()
 
 
+def check_new(name: str, system_id: str) -> tuple[str, str]:
+    """What `Campaign.create` will check of a new campaign, before anything is written."""
+    return _check_name(name, "nom de campagne"), system_id
+
+
 def _check_name(name: str, what: str) -> str:
     from jdr.render.safe import clean
 

@@ -1,9 +1,9 @@
 """`jdr campagne …`, `jdr combat …`, `jdr journal`, `jdr annuler`: the lasting state, from the
-command line. Thin: parse, call `jdr.campaign`, render, print after the commit."""
+command line. Thin: parse, call `jdr.campaign`, render, print, then commit (output first:
+`jdr.cli.output.output_first`)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,8 +27,15 @@ DesOpt = Annotated[str | None, typer.Option("--des", help="Faces lancées à la 
 
 
 def _print(text: str) -> None:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    from jdr.cli.output import print_plain
+
+    print_plain(text)
+
+
+def _first(write: bool = True) -> Any:
+    from jdr.cli.output import output_first
+
+    return output_first(write)
 
 
 def _output(fmt: str, as_json: bool, detail: bool) -> Any:
@@ -70,17 +77,31 @@ def new_cmd(
 ) -> None:
     """Crée une campagne : NOM.jdr dans le dossier courant, ou dans la base donnée par --db."""
     from jdr.campaign.db import SUFFIX
-    from jdr.campaign.store import Campaign
+    from jdr.campaign.store import Campaign, check_new
+    from jdr.core.registry import get_system
     from jdr.render.json import dumps
 
     target = db if db is not None else str(Path(f"{nom}{SUFFIX}"))
     if db is None and Path(target).exists():
         raise JdrError(f"{target} existe déjà : je n'écrase pas une campagne")
-    campaign = Campaign.create(target, nom, systeme)
-    campaign.dispose()
+    name, system_id = check_new(nom, get_system(systeme).id)
+    from jdr.campaign.db import check_sqlite_file, engine_for
+
+    if db is None:  # the folder (or the base), before saying « créée »
+        check_sqlite_file(Path(target), must_exist=False)
+    else:
+        engine_for(db, must_exist=False).dispose()
     where = target if db is None else "la base donnée"
-    _print(dumps({"campaign": campaign.name, "system": campaign.system_id, "target": target})
-           if as_json else f"Campagne « {campaign.name} » ({campaign.system_id}) créée : {where}")
+    with _first() as shown:
+        shown(lambda: _print(dumps({"campaign": name, "system": system_id, "target": target})
+                             if as_json else f"Campagne « {name} » ({system_id}) créée : {where}"))
+        try:
+            Campaign.create(target, nom, systeme).dispose()
+        except BaseException:
+            if db is None:  # nothing half-made left behind
+                for leftover in (target, f"{target}-wal", f"{target}-shm", f"{target}-journal"):
+                    Path(leftover).unlink(missing_ok=True)
+            raise
 
 
 @campaign_app.command("importer")
@@ -102,7 +123,7 @@ def import_cmd(
     campaign = _open(campagne)
     names: list[str] = []
     try:
-        with campaign.transaction() as tx:
+        with _first() as shown, campaign.transaction() as tx:
             for path in fichiers:
                 doc = SheetDocument.load(path)
                 if nombre is not None:
@@ -110,9 +131,10 @@ def import_cmd(
                     names += tx.add_group(doc, nombre, base)
                 else:
                     names.append(tx.add(doc, "pnj" if pnj else "pj", None, joueur, remplacer))
+            shown(lambda: _print(dumps({"imported": names}) if as_json
+                                 else "Importé(s) : " + ", ".join(names)))
     finally:
         campaign.dispose()
-    _print(dumps({"imported": names}) if as_json else "Importé(s) : " + ", ".join(names))
 
 
 @campaign_app.command("exporter")
@@ -136,10 +158,82 @@ def export_cmd(
     if dossier is None:
         _print("---\n".join(text for _, text in texts).rstrip("\n"))
         return
-    for name, text in texts:
-        target = dossier / f"{normalize(name)}.yaml"
-        write_atomic(target, text)
-        _print(f"{name} → {target}")
+    targets = [(dossier / f"{normalize(name)}.yaml", text) for name, text in texts]
+    with _first() as shown:
+        shown(lambda: _print("\n".join(f"{name} → {target}"
+                                        for (name, _), (target, _) in zip(texts, targets, strict=True))))
+        for target, text in targets:
+            write_atomic(target, text)
+
+
+@campaign_app.command("sauvegarde")
+def backup_cmd(
+    sortie: Annotated[Path | None, typer.Option(
+        "--sortie", metavar="FICHIER",
+        help="Fichier de la copie (défaut : NOM-AAAAMMJJ-HHMMSS.sauvegarde à côté).")] = None,
+    campagne: CampOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Copie cohérente de la campagne (SQLite), même pendant que jdr servir tourne."""
+    from jdr.campaign.backup import backup
+    from jdr.campaign.db import find_target
+    from jdr.render.json import dumps
+
+    with _first() as shown, backup(find_target(campagne), sortie) as (final, entries):
+        shown(lambda: _print(dumps({"backup": str(final), "entries": entries}) if as_json
+                             else f"Sauvegarde écrite : {final} ({entries} entrée(s) au journal)"))
+
+
+@campaign_app.command("restaurer")
+def restore_cmd(
+    fichier: Annotated[Path, typer.Argument(help="Sauvegarde à remettre en place.", metavar="FICHIER")],
+    campagne: Annotated[str | None, typer.Option(
+        "--campagne", help="Campagne à remplacer ou à créer (défaut : celle du dossier).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remet une sauvegarde en place (refusé si le serveur tourne sur cette campagne)."""
+    from jdr.campaign.backup import restore
+    from jdr.campaign.db import CampaignError, find_target
+    from jdr.render.json import dumps
+
+    try:
+        target = find_target(campagne)
+    except CampaignError as exc:
+        if not exc.message.startswith("aucune campagne"):
+            raise
+        raise CampaignError("donnez --campagne FICHIER : la campagne à remplacer ou à créer") from None
+    with _first() as shown, restore(fichier, target) as entries:
+        shown(lambda: _print(dumps({"restored": str(fichier), "target": target, "entries": entries})
+                             if as_json else f"Campagne {target} restaurée depuis {fichier} "
+                             f"({entries} entrée(s) au journal)"))
+
+
+@campaign_app.command("migrer")
+def migrate_cmd(campagne: CampOpt = None, as_json: JsonOpt = False) -> None:
+    """Met le schéma de la campagne à jour (après une mise à jour de jdr)."""
+    from jdr.campaign.db import (
+        engine_for,
+        find_target,
+        head_revision,
+        migrate,
+        schema_revision,
+        split_target,
+        translated_errors,
+    )
+    from jdr.render.json import dumps
+
+    url, _ = split_target(find_target(campagne))
+    with translated_errors():
+        engine = engine_for(url, must_exist=True, integrity=not url.startswith("postgresql"))
+        try:
+            before = schema_revision(engine)
+            with _first() as shown:
+                shown(lambda: _print(dumps({"from": before, "to": head_revision()}) if as_json
+                                     else f"Schéma : {before} → {head_revision()}"
+                                     + (" (déjà à jour)" if before == head_revision() else "")))
+                migrate(engine)
+        finally:
+            engine.dispose()
 
 
 @campaign_app.command("personnages")
@@ -185,12 +279,11 @@ def combat_show(ctx: typer.Context, campagne: CampOpt = None, as_json: JsonOpt =
 def _combat_step(ctx: typer.Context, campagne: str | None, step: Any, out: Any) -> None:
     campaign = _open(campagne or (ctx.obj or {}).get("campagne"))
     try:
-        with campaign.transaction() as tx:
+        with _first() as shown, campaign.transaction() as tx:
             result, _entry = step(tx)
-            show = out.render(result)
+            shown(out.render(result))
     finally:
         campaign.dispose()
-    show()
 
 
 @combat_app.command("debut")
@@ -312,17 +405,12 @@ def undo_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt 
 
     campaign = _open(campagne)
     try:
-        with campaign.transaction() as tx:
+        with _first() as shown, campaign.transaction() as tx:
             entry = undo(tx)
+            shown(lambda: _print(dumps(entry.to_json()) if as_json or fmt == "json"
+                                 else entry.forum if fmt == "forum" else entry.text))
     finally:
         campaign.dispose()
-    if as_json or fmt == "json":
-        _print(dumps(entry.to_json()))
-    else:
-        from jdr.render.discord import forum_to_discord
-
-        _print(entry.forum if fmt == "forum" else forum_to_discord(entry.forum)
-               if fmt == "discord" else entry.text)
 
 
 def serve_cmd(
@@ -331,12 +419,16 @@ def serve_cmd(
         help="Base : fichier SQLite (défaut jdr-table.db) ou postgresql+psycopg://…")] = None,
     host: Annotated[str, typer.Option("--host", metavar="ADRESSE", help="Adresse d'écoute.")] = "127.0.0.1",
     port: Annotated[str, typer.Option("--port", metavar="PORT", help="Port (1 à 65535).")] = "8000",
+    origine: Annotated[list[str] | None, typer.Option(
+        "--origine", metavar="URL",
+        help="Origine des pages derrière un mandataire, ex. https://table.exemple.org (répétable).")
+    ] = None,
 ) -> None:
     """Sert la table en ligne (API, direct, pages) sur la base de campagnes."""
     from jdr.core.options import parse_int
     from jdr.web.serve import serve
 
-    serve(db or "jdr-table.db", host, parse_int(port, "--port", 1, 65535))
+    serve(db or "jdr-table.db", host, parse_int(port, "--port", 1, 65535), origine or [])
 
 
 def mj_link_cmd(

@@ -1,8 +1,8 @@
 """`jdr` command line: parse, call the use-case layer (`jdr.core.usecase`), render. Never imports a
 system: systems are found through the registry.
 
-Every command renders first, then commits the sheets, then prints what it rendered: an output
-that cannot be produced never leaves a changed sheet behind.
+Output first (`jdr.cli.output.output_first`): every command writes its whole output, then commits;
+an output that cannot be written leaves no change, a commit failing after it says so in French.
 """
 
 import sys
@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from jdr.cli.output import Output as Output  # re-exported: jdr.cli.campaign imports it from here
-from jdr.cli.output import print_error, print_plain, wants_json_output
+from jdr.cli.output import output_first, print_error, print_plain, setup_streams, wants_json_output
 from jdr.errors import JdrError
 
 APP_SETTINGS: dict[str, Any] = {
@@ -140,7 +140,7 @@ def _roll(expression: str, out: Output, seed: str | None, des: str | None) -> No
 
 def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None,
          des: str | None = None, dry_run: bool = False, campagne: str | None = None) -> None:
-    """One action, files or campaign: load, act, validate, render, commit, then print."""
+    """One action, files or campaign: load, act, validate, render, print, then commit."""
     if kind == "roll" and not _campaign_in_use(campagne):
         _roll(params["expression"], out, seed, des)  # nothing to load, nothing to journal
         return
@@ -151,15 +151,14 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
     rolls = kind not in ("odds", "show", "xp", "session", "sante") and not params.get("chances")
     source = _source(seed, des) if rolls or des is not None else None
     write = journaled(kind) and not dry_run
-    with workspace(refs_of(kind, params), campagne, write) as ws:
+    with output_first(write) as shown, workspace(refs_of(kind, params), campagne, write) as ws:
         if source is not None and write and ws.journaled:
             from jdr.campaign.seance import reason_of, use_seance
 
             source = use_seance(ws.tx, source, reason_of(seed, des))  # type: ignore[attr-defined]
         done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
-        show = out.render(done.result)
+        shown(out.render(done.result))
         commit(ws, done)
-    show()
 
 
 # ------------------------------------------------------------------ commands
@@ -411,7 +410,7 @@ def sheet_new_cmd(
 ) -> None:
     """Écrit un modèle de fiche commenté."""
     from jdr.core.registry import get_system
-    from jdr.core.sheet import write_atomic
+    from jdr.core.sheet import os_reason, shown_path, write_atomic
     from jdr.render.json import dumps
 
     system = get_system(systeme)
@@ -419,16 +418,16 @@ def sheet_new_cmd(
     if sortie is None:
         print_plain(dumps({"system": system.id, "template": text}) if as_json else text.rstrip("\n"))
         return
-    from jdr.core.sheet import os_reason, shown_path
-
+    where = shown_path(sortie)
     try:
         if sortie.exists():
-            raise JdrError(f"{shown_path(sortie)} existe déjà : je n'écrase pas une fiche")
-        write_atomic(sortie, text)
+            raise JdrError(f"{where} existe déjà : je n'écrase pas une fiche")
     except (OSError, ValueError) as exc:
-        raise JdrError(f"--sortie {shown_path(sortie)} : écriture impossible ({os_reason(exc)})") from None
-    print_plain(dumps({"system": system.id, "path": str(sortie)}) if as_json
-                 else f"Fiche {system.id} écrite : {shown_path(sortie)}")
+        raise JdrError(f"--sortie {where} : écriture impossible ({os_reason(exc)})") from None
+    with output_first() as shown:  # a failed write after the output: « rien n'a été enregistré »
+        shown(lambda: print_plain(dumps({"system": system.id, "path": str(sortie)}) if as_json
+                                  else f"Fiche {system.id} écrite : {where}"))
+        write_atomic(sortie, text)
 
 
 @sheet_app.command("verifier")
@@ -559,6 +558,7 @@ def main(argv: list[str] | None = None) -> int:
     from jdr.cli.dice import dice_first
 
     args = dice_first(list(sys.argv[1:] if argv is None else argv))
+    setup_streams()
     wants_json = wants_json_output(args)
     try:
         name = args[0] if args and not args[0].startswith("-") else None
@@ -571,7 +571,7 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("Interrompu.\n")
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # help or usage text into a closed pipe (stdout quieted at exit)
         return 141
     except NoArgsIsHelpError as exc:  # `jdr`, `jdr fiche`: the help, as asked
         print_plain(exc.ctx.get_help())

@@ -4,7 +4,6 @@ verifiable dice (issue 21), in a campaign or for forum play without a server."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,8 +23,9 @@ MAX_INPUT = 50_000_000
 
 
 def _print(text: str) -> None:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    from jdr.cli.output import print_plain
+
+    print_plain(text)
 
 
 def _show(entries: list[Any], as_json: bool, fmt: str) -> None:
@@ -37,17 +37,19 @@ def _show(entries: list[Any], as_json: bool, fmt: str) -> None:
     _print("\n".join(e.forum if fmt == "forum" else e.text for e in entries))
 
 
-def _in_campaign(campagne: str | None, act: Any) -> list[Any]:
+def _in_campaign(campagne: str | None, act: Any, as_json: bool, fmt: str) -> None:
+    """Act in one transaction; the entries are shown before the commit (output first)."""
     from jdr.campaign.db import find_target
     from jdr.campaign.store import Campaign
+    from jdr.cli.output import output_first
 
     campaign = Campaign.open(find_target(campagne))
     try:
-        with campaign.transaction() as tx:
+        with output_first() as shown, campaign.transaction() as tx:
             entries: list[Any] = act(tx)
+            shown(lambda: _show(entries, as_json, fmt))
     finally:
         campaign.dispose()
-    return entries
 
 
 @seance_app.command("ouvrir")
@@ -56,7 +58,7 @@ def open_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt 
     zéro ce que les règles remettent à zéro à chaque séance (prédilections, ...)."""
     from jdr.campaign.seance import open_seance
 
-    _show(_in_campaign(campagne, lambda tx: open_seance(tx)), as_json, fmt)
+    _in_campaign(campagne, lambda tx: open_seance(tx), as_json, fmt)
 
 
 @seance_app.command("fermer")
@@ -64,7 +66,7 @@ def close_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt
     """Ferme la séance et révèle sa graine dans le journal : chacun peut alors tout vérifier."""
     from jdr.campaign.seance import close_seance
 
-    _show(_in_campaign(campagne, lambda tx: [close_seance(tx)]), as_json, fmt)
+    _in_campaign(campagne, lambda tx: [close_seance(tx)], as_json, fmt)
 
 
 @seance_app.command("etat")

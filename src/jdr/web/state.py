@@ -27,14 +27,13 @@ class Server:
     """Everything the routes share: the engine, the tables met so far, the live hubs."""
 
     def __init__(self, db: str, admin_token: str | None, loopback: bool) -> None:
-        from jdr.campaign.db import engine_for, is_url, migrate, translated_errors
+        from jdr.campaign.db import is_url, open_for_server, translated_errors
 
         self.target = db
         self.admin_token = admin_token
         self.loopback = loopback
         with translated_errors():
-            self.engine = engine_for(db, must_exist=False)
-            migrate(self.engine)
+            self.engine, self._lock = open_for_server(db)
         self.postgres = is_url(db) and db.startswith("postgresql")
         self._campaigns: dict[int, Campaign] = {}
         from jdr.web.live import Hubs
@@ -77,6 +76,11 @@ class Server:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self._lock is not None:  # the server's lock on its SQLite file
+            import os
+
+            os.close(self._lock)
+            self._lock = None
 
     # -- people ------------------------------------------------------------------------------
 
