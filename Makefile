@@ -1,5 +1,6 @@
 VENV := .venv
 PY := $(VENV)/bin/python
+PORT ?= 8000
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean
@@ -11,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m jdr.web.demo
+	$(PY) -m jdr.web.demo --port $(PORT)
 
 test: $(STAMP)
 	bash scripts/services.sh

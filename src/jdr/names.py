@@ -25,8 +25,13 @@ def normalize(name: str) -> str:
 
 
 def suggestions(name: str, known: Iterable[str], n: int = 3) -> list[str]:
-    """The closest known names, for a French error message."""
-    return difflib.get_close_matches(normalize(name), list(known), n=n, cutoff=0.5)
+    """The closest known names, for a French error message, as they are written (« Camille la
+    Naine », not `camille_la_naine`): compared once normalized, given back in their own spelling."""
+    spelled: dict[str, str] = {}
+    for k in known:
+        spelled.setdefault(normalize(k), k)
+    close = difflib.get_close_matches(normalize(name), list(spelled), n=n, cutoff=0.5)
+    return [spelled[c] for c in close]
 
 
 def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:

@@ -10,6 +10,8 @@ from typing import Any
 from browser_support import ARTIFACTS, Site, enter
 from playwright.sync_api import expect
 
+from jdr.core.french import state_label
+
 
 def choose_check(page: Any, who: str, skill: str, threshold: str) -> None:
     page.select_option("#personnage", who)
@@ -114,7 +116,9 @@ def test_full_fight_through_the_pages(browser: Any, site: Site) -> None:
     health = attacks[-1]["result"]["health"]
     final_state = attacks[-1]["result"]["state"]
     for page in (mj, player):
-        expect(_row(page, "Gobelin").locator(".etat")).to_have_text(final_state)
+        # the state's id is the class; the text is its French label (no genre: neutral wording)
+        expect(_row(page, "Gobelin").locator(f".etat.etat-{final_state}")).to_have_text(
+            state_label(final_state))
     # the MJ's goblin: its health exact for the MJ, its state only for Lise (the table's default)
     expect(_row(mj, "Gobelin").locator(".pv-texte")).to_have_text(
         f"PV {health['after']}/{health['max']}")

@@ -3,10 +3,10 @@
 - `backup(target, output)`: SQLite's online backup (`sqlite3.Connection.backup`) of the
   campaign into a hidden temporary file next to `output`, checked (`quick_check`), in rollback
   journal mode (one self-contained file); the context manager's body prints, then the copy gets
-  its name (never over an existing file). Safe while `jdr serve` or other commands write: the
+  its name (never over an existing file). Safe while `jdr servir` or other commands write: the
   backup API restarts on a change and gives the state of one instant.
 - `restore(source, target)`: a file that is ours (identified, wholly checked) replaces the
-  campaign `target` (or creates it); refused while a `jdr serve` holds the target. A damaged or
+  campaign `target` (or creates it); refused while a `jdr servir` holds the target. A damaged or
   truncated target may be replaced (that is what a backup is for), a foreign file never.
 
 PostgreSQL: `pg_dump` / `pg_restore` (see `docs/campagne.md`).
@@ -124,7 +124,7 @@ def _replaceable(target: Path) -> None:
             if "endommagée" not in exc.message and "plus récent" not in exc.message:
                 raise
     if is_served(target):
-        raise CampaignError(f"{target} est servie par jdr serve : arrêtez le serveur avant de restaurer")
+        raise CampaignError(f"{target} est servie par jdr servir : arrêtez le serveur avant de restaurer")
 
 
 @contextmanager

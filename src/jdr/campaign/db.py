@@ -166,7 +166,7 @@ def schema_revision(engine: Any) -> str:
         text = str(exc.orig) if exc.orig is not None else str(exc)
         if VERSION_TABLE in text or "no such table" in text or "does not exist" in text:
             raise CampaignError("cette base n'est pas une campagne jdr (aucune table jdr) : "
-                                "créez-la avec jdr campagne new") from None
+                                "créez-la avec jdr campagne nouvelle") from None
         raise
     return check_revision(revision)
 
@@ -214,7 +214,7 @@ def translated_errors() -> Iterator[None]:
 
 
 def open_for_server(target: str) -> tuple[Any, int | None]:
-    """A `jdr serve`'s base: identified and wholly checked (`quick_check`) if it exists, locked
+    """A `jdr servir`'s base: identified and wholly checked (`quick_check`) if it exists, locked
     for the server's life (a second server on one SQLite file is refused), migrated to the
     current schema (created if absent). Returns the engine and the lock's fd (SQLite only)."""
     import os as _os

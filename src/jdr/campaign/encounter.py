@@ -27,7 +27,7 @@ from jdr.errors import RuleError
 def _state(tx: Tx) -> EncounterState:
     row = tx.encounter()
     if row is None:
-        raise RuleError("aucune rencontre en cours : jdr combat start NOMS…")
+        raise RuleError("aucune rencontre en cours : jdr combat debut NOMS…")
     return EncounterState.from_json(row.state)
 
 
@@ -48,7 +48,7 @@ def view(tx: Tx, state: EncounterState | None = None, events: tuple[Result, ...]
     rows = []
     for c, sheet in zip(state.order, loaded, strict=True):
         rows.append(CombatantView(c.name, c.score, system.state(sheet), system.health(sheet),
-                                  system.conditions(sheet), c.acted))
+                                  system.conditions(sheet), c.acted, sheet.genre))
     current = state.current
     return EncounterView(state.round, current.name if current else None, tuple(rows), state.ended,
                          notes, events)

@@ -5,12 +5,12 @@ through a read-only `sqlite3` connection (no PRAGMA that writes, no journal-mode
 schema table and the revision of jdr's schema. A truncated, damaged or foreign file (another
 application's SQLite base), or a campaign of a newer schema, is a French error and its bytes are
 left as they were. Files made by the previous version of jdr (application id 0, jdr's tables and
-the `jdr_alembic_version` table) are accepted; `jdr campagne new` stamps `APPLICATION_ID`.
+the `jdr_alembic_version` table) are accepted; `jdr campagne nouvelle` stamps `APPLICATION_ID`.
 
 The schema revisions are read from the migration files themselves (`revision = "…"`, a few
 lines each): knowing the schema version costs one query, never an import of Alembic.
 
-`server_lock(path)`: the exclusive `flock` a `jdr serve` holds on its SQLite file for its whole
+`server_lock(path)`: the exclusive `flock` a `jdr servir` holds on its SQLite file for its whole
 life (SQLite locks with `fcntl`, independent of `flock`): a second server on the same file is
 refused, commands from the CLI are not.
 
@@ -126,7 +126,7 @@ def identify(path: Path, integrity: bool | None = False) -> str:
 
     With `integrity`, the whole base is also checked (`PRAGMA quick_check`: every page read);
     `None` checks a base up to `CHECK_LIMIT` (a command's start stays short; above it, SQLite
-    still refuses the damaged pages a command reads, and `jdr serve` checks everything)."""
+    still refuses the damaged pages a command reads, and `jdr servir` checks everything)."""
     import sqlite3
 
     stamped = check_header(path)
@@ -142,7 +142,7 @@ def identify(path: Path, integrity: bool | None = False) -> str:
         if set(JDR_TABLES) - tables:
             what = "campagne inachevée" if stamped else "base SQLite sans les tables de jdr"
             raise CampaignError(f"{path} n'est pas une campagne jdr ({what}) : "
-                                "créez-la avec jdr campagne new")
+                                "créez-la avec jdr campagne nouvelle")
         row = conn.execute(f"SELECT version_num FROM {VERSION_TABLE}").fetchone()
         if integrity:
             problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
@@ -182,7 +182,7 @@ def server_lock(path: Path) -> int:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise CampaignError(f"{path} est déjà servie par un autre jdr serve : un seul serveur par "
+        raise CampaignError(f"{path} est déjà servie par un autre jdr servir : un seul serveur par "
                             "fichier SQLite (arrêtez l'autre, ou servez une base PostgreSQL)") from None
     except OSError:
         os.close(fd)
@@ -191,7 +191,7 @@ def server_lock(path: Path) -> int:
 
 
 def is_served(path: Path) -> bool:
-    """Whether a `jdr serve` holds this file now."""
+    """Whether a `jdr servir` holds this file now."""
     try:
         fd = server_lock(path)
     except CampaignError:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jdr.campaign.store import Entry, Tx
+from jdr.core.french import action_label, humanize
 from jdr.core.results import Line, Notes
 from jdr.core.sheet import SheetDocument, to_plain
 from jdr.core.system import SheetChange
@@ -41,17 +42,38 @@ def _delete(doc: SheetDocument, path: tuple[str, ...]) -> None:
 
 
 def _label(change: Mapping[str, Any]) -> str:
-    return f"{change['character']} {'.'.join(change['path'])}"
+    """« Gobelin 1 PV », « Nain A état assommé » : what a change touched, in words."""
+    from jdr.core.french import humanize
+
+    return f"{change['character']} {' '.join(humanize(str(p)) for p in change['path'])}"
+
+
+def _value_text(value: Any, top: Any) -> str:
+    from jdr.core.french import pool_text
+
+    if isinstance(value, Mapping):
+        value = value.get("actuels", value.get("max"))
+    if top is not None and isinstance(value, int) and not isinstance(value, bool):
+        return f"{value}/{top}"
+    return pool_text(value)
+
+
+def change_text(change: Mapping[str, Any]) -> str:
+    """A change as a person reads it: « Gobelin 1 PV 8/12 → 12/12 », never a Python dict."""
+    before, after = change.get("before"), change.get("after")
+    top = next((v.get("max") for v in (before, after) if isinstance(v, Mapping)), None)
+    what = " ".join(humanize(str(p)) for p in change["path"])
+    return f"{change['character']} : {what} {_value_text(before, top)} → {_value_text(after, top)}"
 
 
 def _check_unchanged(tx: Tx, row: Any, ch: Mapping[str, Any], current: Any) -> None:
     if current != ch["after"]:
         if ch["character"] == ENCOUNTER:
-            raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({row.action}) : "
+            raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({action_label(row.action)}) : "
                             "la rencontre a changé depuis")
         later = _later_change(tx, row.seq, ch)
         since = f" par l'action n° {later}" if later else " (modifié à la main)"
-        raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({row.action}) : "
+        raise RuleError(f"impossible d'annuler l'action n° {row.seq} ({action_label(row.action)}) : "
                         f"{_label(ch)} vaut {current!r} au lieu de {ch['after']!r}, changé "
                         f"depuis{since}")
 
@@ -93,8 +115,9 @@ def undo(tx: Tx, author: str = "MJ") -> Entry:
         system.load(doc)
     tx.save(list(docs.values()))
     lines = tuple(Line("rencontre remise comme avant" if c["character"] == ENCOUNTER
-                       else f"{_label(c)} : {c['before']} → {c['after']}") for c in inverse)
-    result = Notes(f"Annulation de l'action n° {row.seq} ({row.action}, {row.actor})", lines)
+                       else change_text(c)) for c in inverse)
+    result = Notes(f"Annulation de l'action n° {row.seq} ({action_label(row.action)}, "
+                   f"{row.actor})", lines)
     entry = tx.append(author, "annuler", {"seq": row.seq}, [], to_json(result), to_text(result),
                       to_forum(result), inverse, row.visibility, author, undoes=row.seq)
     row.undone_by = entry.seq

@@ -3,7 +3,7 @@ Alembic migrations in `jdr/campaign/migrations/` (tested from the first revision
 classes must match the head revision (a test compares them).
 
 One database may hold several campaigns (a PostgreSQL server hosting many tables); a SQLite file
-made by `jdr campagne new` holds one.
+made by `jdr campagne nouvelle` holds one.
 """
 
 from __future__ import annotations

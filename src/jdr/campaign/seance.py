@@ -3,7 +3,7 @@ séance from it, reveal it when the séance closes, so that anyone can check the
 
 The seed is kept in `jdr_seances` and never leaves the database before it is revealed: no route,
 page, live message or error carries it (tests look for it). Opening a séance also does what the
-rules reset per session (`new_session`, e.g. cyd's prédilections), as `jdr session new` did.
+rules reset per session (`new_session`, e.g. cyd's prédilections), as `jdr session nouvelle` did.
 
 `dice_for(tx, requested, reason)` is what every rolling action of a campaign asks for its dice:
 while a séance is open, the dice of the next journal entry are derived from the seed (or, when
@@ -113,7 +113,7 @@ def open_seance(tx: Tx, author: str = "MJ") -> list[Entry]:
 
 
 def _new_session(tx: Tx, author: str) -> Entry | None:
-    """What the rules reset per session, for every character (as `jdr session new` does)."""
+    """What the rules reset per session, for every character (as `jdr session nouvelle` does)."""
     from jdr.campaign.workspace import CampaignWorkspace
     from jdr.core.actions import commit, execute
 

@@ -375,7 +375,7 @@ class Tx:
         return _entry(row)
 
     def _notify(self, seq: int) -> None:
-        """PostgreSQL: tell every process (every `jdr serve`) that entry `seq` exists. NOTIFY is
+        """PostgreSQL: tell every process (every `jdr servir`) that entry `seq` exists. NOTIFY is
         transactional: it is delivered at the commit, never for a rolled-back entry. The payload
         is only `<table>:<seq>`: listeners read the entry from the database with their rights."""
         if self.session.get_bind().dialect.name != "postgresql":

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-STANDARD = {"check", "odds", "attack", "xp", "initiative", "duel"}
-COMMANDS = {"session": "jdr session new"}
+# an action's command (the action ids are the use-case layer's; the commands are French)
+COMMANDS = {"check": "jdr test", "odds": "jdr chances", "attack": "jdr attaque", "xp": "jdr xp",
+            "initiative": "jdr initiative", "duel": "jdr duel", "session": "jdr session nouvelle"}
 
 
 def data(system_id: str) -> dict[str, Any]:
@@ -54,8 +55,7 @@ def describe(system_id: str, as_json: bool = False) -> str:
     if d["defences"]:
         lines += ["", "Défenses (--defense) : " + ", ".join(d["defences"])]
     for name, spec in system.actions.items():
-        command = (f"jdr {name}" if name in STANDARD
-                   else COMMANDS.get(name) or f"jdr regle {name}")
+        command = COMMANDS.get(name) or f"jdr regle {name}"
         lines += ["", f"{command} : {spec.help}"]
         if spec.dice:
             lines.append(f"  ordre des dés (--des) : {spec.dice}")

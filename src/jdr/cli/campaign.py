@@ -19,7 +19,8 @@ combat_app = typer.Typer(help="Rencontre : ordre d'initiative, round, tour, éta
 CampOpt = Annotated[str | None, typer.Option(
     "--campagne", help="Campagne : fichier .jdr ou adresse postgresql+psycopg://…[#NOM].")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Sortie JSON (pour les scripts).")]
-FormatOpt = Annotated[str, typer.Option("--format", help="texte, forum (BBCode) ou json.")]
+FormatOpt = Annotated[str, typer.Option("--format",
+    help="texte, forum (BBCode), discord (Markdown) ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 SeedOpt = Annotated[str | None, typer.Option("--seed", help="Graine (0 à 999999999).")]
 DesOpt = Annotated[str | None, typer.Option("--des", help="Faces lancées à la main (ex. 8,6).")]
@@ -66,7 +67,7 @@ def _open(campagne: str | None) -> Any:
     return Campaign.open(find_target(campagne))
 
 
-@campaign_app.command("new")
+@campaign_app.command("nouvelle")
 def new_cmd(
     nom: Annotated[str, typer.Argument(help="Nom de la campagne (fichier NOM.jdr).")],
     systeme: Annotated[str, typer.Option("--systeme", help="cydonia, maitrise, dd35, cyd ou felins.")],
@@ -103,7 +104,7 @@ def new_cmd(
             raise
 
 
-@campaign_app.command("import")
+@campaign_app.command("importer")
 def import_cmd(
     fichiers: Annotated[list[Path], typer.Argument(help="Fiches YAML à importer.")],
     pnj: Annotated[bool, typer.Option("--pnj", help="Ce sont des PNJ.")] = False,
@@ -136,7 +137,7 @@ def import_cmd(
         campaign.dispose()
 
 
-@campaign_app.command("export")
+@campaign_app.command("exporter")
 def export_cmd(
     noms: Annotated[list[str] | None, typer.Argument(help="Personnages (tous si aucun).")] = None,
     dossier: Annotated[Path | None, typer.Option(
@@ -173,7 +174,7 @@ def backup_cmd(
     campagne: CampOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Copie cohérente de la campagne (SQLite), même pendant que jdr serve tourne."""
+    """Copie cohérente de la campagne (SQLite), même pendant que jdr servir tourne."""
     from jdr.campaign.backup import backup
     from jdr.campaign.db import find_target
     from jdr.render.json import dumps
@@ -285,7 +286,7 @@ def _combat_step(ctx: typer.Context, campagne: str | None, step: Any, out: Any) 
         campaign.dispose()
 
 
-@combat_app.command("start")
+@combat_app.command("debut")
 def combat_start(ctx: typer.Context,
                  noms: Annotated[list[str], typer.Argument(help="Combattants.", metavar="NOMS")],
                  ordre_donne: Annotated[bool, typer.Option(
@@ -368,11 +369,14 @@ def journal_cmd(
     fmt: FormatOpt = "texte",
 ) -> None:
     """Le journal de la campagne : chaque action, ses dés, son résultat, ses changements."""
+    from jdr.core.french import action_label
+    from jdr.render.discord import forum_to_discord
     from jdr.render.json import dumps
     from jdr.render.safe import clean
 
-    if fmt not in ("texte", "forum", "json"):
-        raise JdrError(f"--format « {fmt[:40]} » inconnu (autorisé : texte, forum, json)")
+    if fmt not in ("texte", "forum", "discord", "json"):
+        raise JdrError(f"--format « {clean(fmt[:40])} » inconnu "
+                       "(autorisé : texte, forum, discord, json)")
     campaign = _open(campagne)
     try:
         with campaign.reading() as tx:
@@ -384,9 +388,14 @@ def journal_cmd(
         return
     for e in entries:
         undone = " (annulée)" if e.undone_by else ""
-        head = f"n° {e.seq} — {e.at:%Y-%m-%d %H:%M} — {clean(e.actor)} — {clean(e.action)}{undone}"
-        body = e.forum if fmt == "forum" else e.text
-        _print(f"[b]{head}[/b]\n{body}" if fmt == "forum" else f"{head}\n{body}")
+        head = (f"n° {e.seq} — {e.at:%Y-%m-%d %H:%M} — {clean(e.actor)} — "
+                f"{clean(action_label(e.action))}{undone}")
+        if fmt == "forum":
+            _print(f"[b]{head}[/b]\n{e.forum}")
+        elif fmt == "discord":
+            _print(f"**{head}**\n{forum_to_discord(e.forum)}")
+        else:
+            _print(f"{head}\n{e.text}")
 
 
 def undo_cmd(campagne: CampOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "texte") -> None:
@@ -420,3 +429,49 @@ def serve_cmd(
     from jdr.web.serve import serve
 
     serve(db or "jdr-table.db", host, parse_int(port, "--port", 1, 65535), origine or [])
+
+
+def mj_link_cmd(
+    table: Annotated[str, typer.Option("--table", metavar="N", help="Numéro de la table.")],
+    db: Annotated[str | None, typer.Option(
+        "--db", metavar="URL",
+        help="Base du serveur : fichier SQLite (défaut jdr-table.db) ou postgresql+psycopg://…")] = None,
+    adresse: Annotated[str, typer.Option(
+        "--adresse", metavar="URL", help="Adresse publique du serveur, pour le lien.")] = "http://127.0.0.1:8000",
+) -> None:
+    """Nouveau lien MJ d'une table (pour le propriétaire du serveur) : l'ancien est révoqué."""
+    from jdr.core.options import parse_int
+    from jdr.web.errors import ApiError
+    from jdr.web.state import Server
+
+    number = parse_int(table, "--table", 1, 999_999_999)
+    server = Server(db or "jdr-table.db", None, True)
+    try:
+        token, member = server.renew_mj_link(number)
+    except ApiError as exc:
+        raise JdrError(exc.message) from None
+    finally:
+        server.dispose()
+    _print(f"Nouveau lien MJ de la table n° {number} ({member['nom']}) — l'ancien n'ouvre plus la "
+           f"table :\n{adresse.rstrip('/')}/table/{number}#jeton={token}")
+
+
+def register(app: Any) -> None:
+    """The campaign's commands in the `jdr` tree (`jdr.cli.main`), with the forum's séances."""
+    app.add_typer(campaign_app, name="campagne")
+    app.add_typer(combat_app, name="combat")
+    app.command("journal")(journal_cmd)
+    app.command("annuler")(undo_cmd)
+    app.command("servir")(serve_cmd)
+    app.command("serve", hidden=True)(serve_cmd)
+    app.command("lien-mj")(mj_link_cmd)
+    from jdr.cli.verifiable import commitment_cmd, seance_app, verify_cmd
+
+    app.add_typer(seance_app, name="seance")
+    app.command("verifier")(verify_cmd)
+    app.command("engagement")(commitment_cmd)
+
+
+from jdr.cli.aliases import register as _aliases  # noqa: E402 (after every command)
+
+_aliases(None, campaign_app, combat_app)

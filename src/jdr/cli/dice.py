@@ -1,4 +1,4 @@
-"""Dice expressions on the command line: `jdr odds "10d10cs>=7"` and `jdr roll "-1d6+3"`."""
+"""Dice expressions on the command line: `jdr chances "10d10cs>=7"` and `jdr lancer "-1d6+3"`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from jdr.errors import JdrError
 
 
 def expression_odds(expression: str, out: Output) -> None:
-    """`jdr odds "10d10cs>=7"`: a single argument that reads as dice gets its exact odds."""
+    """`jdr chances "10d10cs>=7"`: a single argument that reads as dice gets its exact odds."""
     from jdr.dice.odds import odds
     from jdr.errors import DiceError
 
@@ -25,7 +25,7 @@ _FLAGS = ("--json", "--detail", "--dry-run", "--help", "--verifiable")
 
 
 def dice_first(args: list[str]) -> list[str]:
-    """`jdr roll "-1d6+3"`: a dice expression starting with `-` is the argument, not an option
+    """`jdr lancer "-1d6+3"`: a dice expression starting with `-` is the argument, not an option
     (moved after `--`, the options before it)."""
     if not args or args[0] not in EXPRESSION_COMMANDS or "--" in args:
         return args

@@ -33,7 +33,7 @@ USAGE = "Utilisation : "
 HEADINGS = {"Options": "Options", "Arguments": "Arguments", "Commands": "Commandes"}
 HELP_OPTION = {"Show this message and exit.": "Affiche cette aide et quitte."}
 USAGE_PIECES = {"OPTIONS": "OPTIONS", "COMMAND": "COMMANDE", "ARGS": "ARGUMENTS"}
-# Patterns stay strings: compiled on first use (by `re`'s cache), not when `jdr roll` starts.
+# Patterns stay strings: compiled on first use (by `re`'s cache), not when `jdr lancer` starts.
 _USAGE_PIECE = r"\b(" + "|".join(USAGE_PIECES) + r")\b"
 TYPES = {"path": "chemin", "Path": "chemin", "str": "texte", "int": "entier", "bool": "oui/non",
          "list[Path]": "chemins", "list[path]": "chemins", "list[str]": "textes",

@@ -28,23 +28,15 @@ app = typer.Typer(**APP_SETTINGS)
 sheet_app = typer.Typer(help="Fiches de personnage : modèle, vérification, affichage.",
                         no_args_is_help=True, rich_markup_mode=None)
 session_app = typer.Typer(help="Sessions de jeu.", no_args_is_help=True, rich_markup_mode=None)
-app.add_typer(sheet_app, name="sheet")
+app.add_typer(sheet_app, name="fiche")
+app.add_typer(sheet_app, name="sheet", hidden=True)  # the English name, kept as an alias
 app.add_typer(session_app, name="session")
 
 
 def _campaign_commands() -> None:
-    from jdr.cli.campaign import campaign_app, combat_app, journal_cmd, serve_cmd, undo_cmd
+    from jdr.cli.campaign import register
 
-    app.add_typer(campaign_app, name="campagne")
-    app.add_typer(combat_app, name="combat")
-    app.command("journal")(journal_cmd)
-    app.command("annuler")(undo_cmd)
-    app.command("serve")(serve_cmd)
-    from jdr.cli.verifiable import commitment_cmd, seance_app, verify_cmd
-
-    app.add_typer(seance_app, name="seance")
-    app.command("verifier")(verify_cmd)
-    app.command("engagement")(commitment_cmd)
+    register(app)
 
 
 _campaign_commands()
@@ -61,7 +53,7 @@ DesOpt = Annotated[str | None, typer.Option(
 OptOpt = Annotated[list[str] | None, typer.Option(
     "--opt", metavar="CLE=VALEUR",
     help="Option propre au système, cle=valeur (répétable ; voir jdr aide SYSTEME).")]
-FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum (BBCode) ou json.")]
+FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum, discord ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 DryOpt = Annotated[bool, typer.Option("--dry-run", help="Ne modifie aucune fiche.")]
 ContreOpt = Annotated[str | None, typer.Option(
@@ -172,7 +164,7 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
 # ------------------------------------------------------------------ commands
 
 
-@app.command("systems")
+@app.command("systemes")
 def systems_cmd(as_json: JsonOpt = False) -> None:
     """Liste les systèmes de jeu installés et les actions que chacun joue."""
     from jdr.core.registry import available, get_system
@@ -190,7 +182,7 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
                                for r in rows))
 
 
-@app.command("roll")
+@app.command("lancer")
 def roll_cmd(
     expression: Annotated[str, _arg("Expression de dés, ex. 2d10kh1+6.", "EXPRESSION")],
     seed: SeedOpt = None,
@@ -225,7 +217,7 @@ def _check_params(fiche: str, competence: str, carac: str | None, seuil: str | N
             "opt": opt}
 
 
-@app.command("check")
+@app.command("test")
 def check_cmd(
     fiche: PersoArg,
     competence: Annotated[str, _arg("Compétence, caractéristique ou résistance.", "COMPETENCE")],
@@ -249,7 +241,7 @@ def check_cmd(
          Output(fmt, as_json, detail), seed, des, dry_run, campagne)
 
 
-@app.command("odds")
+@app.command("chances")
 def odds_cmd(
     fiche: Annotated[str, _arg("Expression de dés (10d10cs>=7), ou fiche.", "EXPRESSION|FICHE")],
     competence: Annotated[str | None, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")] = None,
@@ -276,7 +268,7 @@ def odds_cmd(
          out, campagne=campagne)
 
 
-@app.command("attack")
+@app.command("attaque")
 def attack_cmd(
     attaquant: Annotated[str, _arg("Fiche ou nom de l'attaquant.", "ATTAQUANT")],
     defenseur: Annotated[str, _arg("Fiche ou nom du défenseur.", "DEFENSEUR")],
@@ -395,7 +387,7 @@ def sante_cmd(
          dry_run=dry_run, campagne=campagne)
 
 
-@session_app.command("new")
+@session_app.command("nouvelle")
 def session_new_cmd(
     fiches: Annotated[list[str], _arg("Fiches ou noms des personnages.", "FICHES")],
     dry_run: DryOpt = False,
@@ -409,7 +401,7 @@ def session_new_cmd(
          campagne=campagne)
 
 
-@sheet_app.command("new")
+@sheet_app.command("nouvelle")
 def sheet_new_cmd(
     systeme: Annotated[str, _arg("cydonia, maitrise, dd35, cyd ou felins.", "SYSTEME")],
     sortie: Annotated[Path | None, typer.Option(
@@ -438,7 +430,7 @@ def sheet_new_cmd(
         write_atomic(sortie, text)
 
 
-@sheet_app.command("check")
+@sheet_app.command("verifier")
 def sheet_check_cmd(
     fiche: Annotated[Path, _arg("Fiche à vérifier.", "FICHE")],
     creation: Annotated[bool, typer.Option(
@@ -472,7 +464,7 @@ def sheet_check_cmd(
         raise typer.Exit(2)
 
 
-@sheet_app.command("show")
+@sheet_app.command("voir")
 def sheet_show_cmd(
     fiche: Annotated[str, _arg("Fiche à afficher, ou nom dans une campagne.", "FICHE")],
     campagne: CampOpt = None,
@@ -511,6 +503,11 @@ def demo_cmd(
     out.render(system.demo(_source(seed, None)))()
 
 
+from jdr.cli.aliases import register as _aliases  # noqa: E402 (after every command)
+
+_aliases(app, sheet_app, session_app)
+
+
 def _version(value: bool) -> None:
     if value:
         from jdr import __version__
@@ -545,7 +542,7 @@ def command(name: str | None = None) -> Any:
     """The click command tree, built once per process: French help, plain conversions.
 
     With `name` (the first argument), only that command is built: typer reads the signature of
-    every command it builds, and a `jdr roll` has no use for the fourteen others. Help, typos
+    every command it builds, and a `jdr lancer` has no use for the fourteen others. Help, typos
     and suggestions (`jdr rol`) get the whole tree."""
     from jdr.cli import french, params
 
@@ -576,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # help or usage text into a closed pipe (stdout quieted at exit)
         return 141
-    except NoArgsIsHelpError as exc:  # `jdr`, `jdr sheet`: the help, as asked
+    except NoArgsIsHelpError as exc:  # `jdr`, `jdr fiche`: the help, as asked
         print_plain(exc.ctx.get_help())
         return 0
     except OSError as exc:

@@ -24,7 +24,7 @@ from typing import Any
 
 from jdr.errors import JdrError, SheetError
 
-FORMATS = ("texte", "forum", "json")
+FORMATS = ("texte", "forum", "discord", "json")
 
 
 class Output:
@@ -38,7 +38,7 @@ class Output:
         if fmt not in FORMATS:
             from jdr.render.safe import clean
 
-            raise JdrError(f"--format « {clean(fmt[:40])} » inconnu (autorisé : texte, forum, json)")
+            raise JdrError(f"--format « {clean(fmt[:40])} » inconnu (autorisé : texte, forum, discord, json)")
         self.fmt = fmt
         self.detail = detail
 

@@ -1,7 +1,7 @@
 """Command-line values converted without pydantic, one token per option.
 
 typer 0.29 converts every parameter through a pydantic `TypeAdapter` (`typer._adapters`):
-importing pydantic and building the adapters costs more than the rest of `jdr roll`. Our
+importing pydantic and building the adapters costs more than the rest of `jdr lancer`. Our
 parameters are only text, paths, lists of them and flags (numbers are text parsed by
 `jdr.core.options.parse_int`, with French errors and ASCII digits), so `install(command)`
 gives each one a `PlainParam`: the lazily built runtime converter typer keeps on the parameter

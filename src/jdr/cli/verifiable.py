@@ -1,4 +1,4 @@
-"""`jdr seance ouvrir|fermer|etat`, `jdr verifier`, `jdr engagement`, and `jdr roll --verifiable`:
+"""`jdr seance ouvrir|fermer|etat`, `jdr verifier`, `jdr engagement`, and `jdr lancer --verifiable`:
 verifiable dice (issue 21), in a campaign or for forum play without a server."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def commitment_cmd(
         "--reveler", help="Affiche la graine à publier (après les jets).")] = False,
     fmt: FormatOpt = "texte",
 ) -> None:
-    """Jeu sur forum : un engagement à publier avant de lancer (jdr roll … --verifiable), puis
+    """Jeu sur forum : un engagement à publier avant de lancer (jdr lancer … --verifiable), puis
     la graine à publier après."""
     from jdr.cli.engagement import read_commitment, write_commitment
     from jdr.dice.verifiable import commitment, new_seed
@@ -170,7 +170,7 @@ def commitment_cmd(
 
 
 def verifiable_roll(expression: str, fichier: Path | None, fmt: str, as_json: bool) -> None:
-    """`jdr roll EXPR --verifiable`: the next roll of the forum commitment, as a block to post."""
+    """`jdr lancer EXPR --verifiable`: the next roll of the forum commitment, as a block to post."""
     from jdr.cli.engagement import read_commitment, write_commitment
     from jdr.dice.notation import roll
     from jdr.dice.verifiable import EntrySource, entry_key, entry_tag

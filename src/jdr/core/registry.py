@@ -4,7 +4,7 @@ The five systems this distribution ships are listed here (`BUILTIN`, the same ta
 `jdr.systems` entry points in pyproject.toml, which a test keeps equal): finding one of them
 imports only that system's package. Any other id is looked up in the `jdr.systems` entry-point
 group, which is scanned only then (and by `available()`): importing `importlib.metadata` and
-reading every installed distribution's metadata costs more than a whole `jdr roll`.
+reading every installed distribution's metadata costs more than a whole `jdr lancer`.
 """
 
 from __future__ import annotations

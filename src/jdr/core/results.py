@@ -47,6 +47,7 @@ class StateChange:
 
     before: str
     after: str
+    genre: Literal["f", "m"] | None = None  # the character's, for agreement (« assommée »)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ class Section:
 
 @dataclass(frozen=True)
 class SheetView:
-    """`jdr sheet show`: one shape for every system — sections of rows, derived values included."""
+    """`jdr fiche voir`: one shape for every system — sections of rows, derived values included."""
 
     system: str
     name: str
@@ -164,6 +165,7 @@ class CombatantView:
     health: Health | None = None  # `after` is the current value
     conditions: tuple[str, ...] = ()
     acted: bool = False
+    genre: Literal["f", "m"] | None = None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import io
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 from pydantic_core import PydanticCustomError
@@ -76,6 +76,22 @@ class Pool(BaseModel):
 
 
 PoolField = Annotated[Pool, BeforeValidator(_pool)]
+
+
+def _genre(value: Any) -> Any:
+    """`genre: f` / `m` / `n` (or `féminin`, `masculin`, `neutre`, any case): how messages agree."""
+    from jdr.core.french import parse_genre
+
+    try:
+        return parse_genre(value)
+    except ValueError:
+        raise PydanticCustomError(
+            "genre", "« {value} » : genre inconnu (f pour féminin, m pour masculin, n pour neutre)",
+            {"value": value}) from None
+
+
+# `genre: GenreField = None` on every system's sheet model (docs/fiches.md)
+GenreField = Annotated[Literal["f", "m"] | None, BeforeValidator(_genre)]
 
 
 def normalized_keys(value: Any, where: str) -> Any:

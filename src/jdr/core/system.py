@@ -20,6 +20,7 @@ from jdr.errors import RuleError
 if TYPE_CHECKING:
     from jdr.core.check import Odds
     from jdr.core.encounter import EncounterState
+    from jdr.core.french import Genre
     from jdr.core.results import Health, Line, Report, Result, SheetView
     from jdr.core.threshold import Ladder
 
@@ -33,6 +34,18 @@ class Loaded(Generic[S]):
     doc: SheetDocument
     model: S
     name: str
+
+    @property
+    def genre(self) -> Genre:
+        """`f`, `m` or None (neutral wording): the sheet's optional `genre` (docs/fiches.md)."""
+        from jdr.core.french import parse_genre
+
+        data = self.doc.data
+        value = SheetChange.doc_get(data, "genre") if isinstance(data, Mapping) else None
+        try:
+            return parse_genre(value)
+        except ValueError:
+            return None
 
 
 @dataclass(frozen=True)
@@ -103,7 +116,7 @@ def default_choice(question: Question) -> str:
 
 @dataclass(frozen=True)
 class CheckRequest(Generic[S]):
-    """`jdr check` / `jdr odds`. `opponent_skill=None`: what the rules oppose by default."""
+    """`jdr test` / `jdr chances`. `opponent_skill=None`: what the rules oppose by default."""
 
     actor: Loaded[S]
     skill: str

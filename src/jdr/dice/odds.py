@@ -1,4 +1,4 @@
-"""Exact odds of any dice expression: `jdr odds "10d10cs>=7"`, the roll box as you type.
+"""Exact odds of any dice expression: `jdr chances "10d10cs>=7"`, the roll box as you type.
 
 The distribution comes from the same syntax tree as the roll (`Node.dist` next to
 `Node.evaluate`); tests prove they agree by enumerating every face sequence of small pools.

@@ -27,7 +27,7 @@ def _unexpected(char: str, position: int) -> DiceError:
 
 
 class _Token:
-    """One token (a plain class: defining a dataclass costs more than `jdr roll` parsing)."""
+    """One token (a plain class: defining a dataclass costs more than `jdr lancer` parsing)."""
 
     __slots__ = ("attached", "dice", "end", "kind", "pos", "set_mods", "text", "value")
 

@@ -254,7 +254,7 @@ def iter_blocks(text: str) -> Iterable[dict[str, Any]]:
 
 
 def verify_blocks(text: str, seed_text: str | None) -> Verdict:
-    """Check forum blocks (`jdr roll … --verifiable`) against the published seed."""
+    """Check forum blocks (`jdr lancer … --verifiable`) against the published seed."""
     seed = parse_seed(seed_text) if seed_text is not None else None
     checks: list[Check] = []
     seen: set[tuple[str, int]] = set()

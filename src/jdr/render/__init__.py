@@ -1,6 +1,7 @@
-"""One rendering for every result: French text (`text`), forum BBCode (`forum`), JSON (`json`).
+"""One rendering for every result: French text (`text`), forum BBCode (`forum`), Discord Markdown
+(`discord`), JSON (`json`).
 
-`render(result, fmt)` is what front ends call; `fmt` is `texte`, `forum` or `json`.
+`render(result, fmt)` is what front ends call; `fmt` is `texte`, `forum`, `discord` or `json`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from typing import Any
 
 from jdr.errors import JdrError
 
-FORMATS = ("texte", "forum", "json")
+FORMATS = ("texte", "forum", "discord", "json")
 
 
 def render(result: Any, fmt: str = "texte", detail: bool = False) -> str:
@@ -22,8 +23,12 @@ def render(result: Any, fmt: str = "texte", detail: bool = False) -> str:
         from jdr.render.forum import to_forum
 
         return to_forum(result)
+    if fmt == "discord":
+        from jdr.render.discord import to_discord
+
+        return to_discord(result)
     if fmt == "json":
         from jdr.render.json import dumps, to_json
 
         return dumps(to_json(result))
-    raise JdrError(f"--format « {fmt} » inconnu (autorisé : texte, forum, json)")
+    raise JdrError(f"--format « {fmt} » inconnu (autorisé : texte, forum, discord, json)")

@@ -191,10 +191,17 @@ def report(r: Report) -> dict[str, Any]:
             "rule": r.rule, "notes": _lines(r.notes)}
 
 
+def state_label(state: str, genre: str | None) -> str:
+    from jdr.render.text import state_label as label
+
+    return label(state, genre)
+
+
 def encounter(e: EncounterView) -> dict[str, Any]:
     return {
         "type": "encounter", "round": e.round, "current": e.current, "ended": e.ended,
-        "order": [{"name": c.name, "score": c.score, "state": c.state, "acted": c.acted,
+        "order": [{"name": c.name, "score": c.score, "state": c.state,
+                   "state_label": state_label(c.state, c.genre), "acted": c.acted,
                    "hit_points": None if c.health is None else {
                        "unit": c.health.unit, "current": c.health.after, "max": c.health.max},
                    "conditions": list(c.conditions)} for c in e.order],

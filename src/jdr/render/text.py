@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from jdr.core.french import de
 from jdr.core.results import Line
 
 if TYPE_CHECKING:
@@ -38,14 +39,17 @@ def percent(p: Fraction | float | None) -> str:
     return f"{float(p) * 100:.1f} %".replace(".", ",")
 
 
-STATES = {"debout": "debout", "assomme": "assommé", "mourant": "mourant", "mort": "mort",
-          "inconscient": "inconscient", "coma": "coma", "en_fuite": "en fuite",
-          "hors_de_combat": "hors de combat", "conscient": "conscient"}
+def state_label(state: str, genre: str | None = None) -> str:
+    """A state key (`hors_de_combat`, `assomme`) as a person reads it, agreed by genre
+    (`jdr.core.french`)."""
+    from jdr.core.french import parse_genre
+    from jdr.core.french import state_label as label
 
-
-def state_label(state: str) -> str:
-    """A state key (`hors_de_combat`) as a person reads it (`hors de combat`)."""
-    return STATES.get(state) or clean(state.replace("_", " "))
+    try:
+        g = parse_genre(genre)
+    except ValueError:
+        g = None
+    return clean(label(state, g))
 
 
 def _signed(n: int) -> str:
@@ -121,7 +125,7 @@ class TextRenderer:
         self.note_lines(r.notes, indent + "  · ")
 
     def dice_odds(self, o: Any, indent: str) -> None:
-        """Exact odds of a free expression (`jdr odds "10d10cs>=7"`)."""
+        """Exact odds of a free expression (`jdr chances "10d10cs>=7"`)."""
         head = f"{indent}Chances : {self.c(o.expression)}"
         if o.repeat > 1:
             head += f" (chacun des {o.repeat} jets)"
@@ -214,8 +218,8 @@ class TextRenderer:
             rows.append(("l'adversaire l'emporte", o.opponent_wins))
         if o.nobody:
             rows.append(("personne", o.nobody))
-        if o.tie is not None:
-            rows.append(("égalité", o.tie))
+        if o.tie is not None:  # already inside the parts above (which add up to 100 %)
+            rows.append(("dont égalité départagée" if not o.nobody else "dont égalité au jet", o.tie))
         rows.append(("réussite critique", o.critical_success))
         rows.append(("échec critique", o.critical_failure))
         rows.extend((self.c(label), p) for _, label, p in o.extra)
@@ -268,12 +272,12 @@ class TextRenderer:
             h = r.health
             unit = "PV" if h.unit == "pv" else "blessures"
             top = f"/{h.max}" if h.max is not None else ""
-            self.add(f"{indent}  {unit} de {self.c(r.defender)} : {h.before}{top} → ",
+            self.add(f"{indent}  {unit} {de(self.c(r.defender))} : {h.before}{top} → ",
                      (f"{h.after}{top}", HEAD))
         if r.state is not None:
             style = BAD if r.state.after != "debout" else ""
-            self.add(f"{indent}  état : {state_label(r.state.before)} → ",
-                     (state_label(r.state.after), style))
+            self.add(f"{indent}  état : {state_label(r.state.before, r.state.genre)} → ",
+                     (state_label(r.state.after, r.state.genre), style))
         self.note_lines(r.notes, indent + "  · ")
 
     def sheet(self, v: SheetView, indent: str) -> None:
@@ -299,7 +303,7 @@ class TextRenderer:
     def encounter(self, e: EncounterView, indent: str) -> None:
         for event in e.events:
             self.render(event, indent)
-        status = "terminée" if e.ended else f"tour de {self.c(e.current or '—')}"
+        status = "terminée" if e.ended else f"tour {de(self.c(e.current or '—'))}"
         self.add((f"{indent}Rencontre — round {e.round}, {status}", HEAD))
         for c in e.order:
             mark = "▶ " if c.name == e.current and not e.ended else "  "
@@ -311,7 +315,7 @@ class TextRenderer:
             cond = (" ; " + ", ".join(self.c(x) for x in c.conditions)) if c.conditions else ""
             style = "" if c.state == "debout" else BAD
             self.add(f"{indent}{mark}{self.c(c.name)} ({c.score}){health} — ",
-                     (state_label(c.state), style), cond)
+                     (state_label(c.state, c.genre), style), cond)
         self.note_lines(e.notes, indent + "  · ")
 
     def report(self, r: Report, indent: str) -> None:
@@ -334,7 +338,7 @@ def _around_mean(o: Any) -> tuple[tuple[int, Fraction], ...]:
 
 
 # By class name (found along the result's MRO): the result modules are imported only by the
-# commands that make those results (`jdr roll` never loads the check, contest or sheet types).
+# commands that make those results (`jdr lancer` never loads the check, contest or sheet types).
 _DISPATCH: dict[str, str] = {
     "RollResult": "roll", "CheckResult": "check", "ContestResult": "contest", "Odds": "odds",
     "Order": "order", "AttackReport": "attack", "SheetView": "sheet", "Purchase": "purchase",

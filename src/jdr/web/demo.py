@@ -89,7 +89,10 @@ def prepare(db: Path, base: str) -> dict[str, dict[str, str]]:
     saved = db.parent / "liens.json"
     if db.exists() and saved.exists():
         links: dict[str, dict[str, str]] = json.loads(saved.read_text(encoding="utf-8"))
-        return links
+        import re
+
+        return {k: {role: re.sub(r"^https?://[^/]+", base, v) if role != "nom" else v
+                    for role, v in link.items()} for k, link in links.items()}
     db.parent.mkdir(parents=True, exist_ok=True)
     server = Server(str(db), None, True)
     try:
@@ -101,13 +104,57 @@ def prepare(db: Path, base: str) -> dict[str, dict[str, str]]:
     return links
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m jdr.web.demo",
-                                     description="La table en ligne avec une campagne de démonstration.")
-    parser.add_argument("--db", default=".jdr-demo/tables.jdr", help="Fichier SQLite (créé s'il manque).")
-    parser.add_argument("--port", type=int, default=8000, help="Port (8000).")
+class _FrenchHelp(argparse.HelpFormatter):
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, "Utilisation : ")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:
+        import sys
+
+        sys.stderr.write(f"Erreur : arguments invalides ({message}) ; aide : {self.prog} --aide\n")
+        raise SystemExit(2)
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"« {text[:20]} » : un nombre de 1 à 65535")
+    return int(text)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m jdr.web.demo", add_help=False, formatter_class=_FrenchHelp,
+                     description="La table en ligne avec une campagne de démonstration.")
+    parser._optionals.title = "Options "  # argparse adds the colon: « Options : »
+    parser.add_argument("-h", "--aide", "--help", action="help", help="Affiche cette aide et quitte.")
+    parser.add_argument("--db", default=".jdr-demo/tables.jdr", metavar="FICHIER",
+                        help="Fichier SQLite (créé s'il manque).")
+    parser.add_argument("--port", type=_port, default=8000, metavar="PORT", help="Port (1 à 65535, 8000).")
     parser.add_argument("--preparer", action="store_true", help="Préparer la base sans servir.")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether nothing listens on host:port yet (checked before any link is printed)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import sys
+
+    args = _parser().parse_args(argv)
+    if not args.preparer and not port_free(args.port):
+        sys.stderr.write(f"Erreur : le port {args.port} est déjà pris (une autre table, un autre "
+                         f"programme ?) ; choisissez-en un autre : make run PORT={args.port + 1}\n")
+        return 2
     base = f"http://127.0.0.1:{args.port}"
     links = prepare(Path(args.db), base)
     for link in links.values():

@@ -22,6 +22,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
+from jdr.core.french import de
 from jdr.errors import JdrError
 from jdr.web.auth import SPECTATEUR, Caller
 from jdr.web.deps import TableId
@@ -211,7 +212,7 @@ def attack_params(caller: Caller, form: dict[str, list[str]]) -> dict[str, Any]:
     if current is None:
         raise ApiError(409, "aucun tour en cours : le MJ lance le combat")
     if not data["peut_attaquer"]:
-        raise ApiError(403, f"c'est le tour de {current} : ce n'est pas un de vos personnages")
+        raise ApiError(403, f"c'est le tour {de(str(current))} : ce n'est pas un de vos personnages")
     params = {"attaquant": current, "defenseur": one(form, "defenseur")}
     for key in ("arme", "defense"):
         if one(form, key):

@@ -1,7 +1,7 @@
 """What a slow, greedy or hostile client may hold: timeouts, connection caps, a rate of actions.
 
 Every number has a default, documented in `docs/api.md` (« Limites »), and an environment
-variable read by `jdr serve` (`Limits.from_env`):
+variable read by `jdr servir` (`Limits.from_env`):
 
 | limit | default | variable |
 |---|---|---|

@@ -7,7 +7,7 @@ change something (any method but GET, HEAD, OPTIONS) and every WebSocket outside
 
 - `Sec-Fetch-Site`, when the browser sends it, must be `same-origin` or `none`;
 - `Origin`, when sent, must be the table's own origin: by default the one the request is addressed
-  to (its scheme and `Host`), or, behind a reverse proxy, one of those given (`jdr serve --origine
+  to (its scheme and `Host`), or, behind a reverse proxy, one of those given (`jdr servir --origine
   https://table.example.org`, several allowed);
 - a request to `/tables/{id}/…` carrying that table's cookie must also carry the session's CSRF
   token: the header `X-JDR-CSRF` (set on every htmx request and page fetch by `static/csrf.js`) or,

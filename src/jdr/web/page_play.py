@@ -160,4 +160,6 @@ async def roll(id: TableId, request: Request) -> HTMLResponse:
     except (ApiError, JdrError) as exc:
         return message(failure(exc).message)
     server.hubs.wake(id)
-    return refreshed(f"Jet n° {answer['seq']} : {answer['text'].splitlines()[0][:160]}")
+    from jdr.web.pagekit import fold_text
+
+    return refreshed(f"Jet n° {answer['seq']} : {fold_text(answer['text'].splitlines()[0])[:160]}")

@@ -32,8 +32,44 @@ def environment() -> Any:
     env = Environment(loader=PackageLoader("jdr.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["pourcent"] = percent
+    env.filters["de_avant"] = de_before
+    env.filters["plie"] = fold_text
+    env.filters["trois_parts"] = three_shares
     env.globals["ROLE_TEXT"] = ROLE_TEXT
     return env
+
+
+def three_shares(odds: dict[str, Any]) -> list[dict[str, Any]]:
+    """An opposed roll's odds as three parts that add up to exactly 100,0 % (largest remainder
+    at a tenth of a percent): the actor wins, nobody (a draw that stays one), the opponent wins."""
+    parts = [("gagne", "vous l'emportez", odds.get("success") or 0.0),
+             ("nul", "égalité (personne ne l'emporte)", odds.get("nobody") or 0.0),
+             ("perd", "l'adversaire l'emporte", odds.get("opponent_wins") or 0.0)]
+    total = sum(p for _, _, p in parts) or 1.0
+    raw = [1000 * p / total for _, _, p in parts]
+    tenths = [int(r) for r in raw]
+    for i in sorted(range(3), key=lambda i: raw[i] - tenths[i], reverse=True)[:1000 - sum(tenths)]:
+        tenths[i] += 1
+    return [{"classe": c, "texte": label, "part": t / 10,
+             "pourcent": f"{t / 10:.1f} %".replace(".", ",")}
+            for (c, label, _), t in zip(parts, tenths, strict=True)]
+
+
+def fold_text(text: Any) -> str:
+    """A result's text for the page: long dice lists folded, dropped dice without raw tildes
+    (`~3~` → `3 écarté`)."""
+    import re
+
+    from jdr.render.discord import fold_dice
+
+    return re.sub(r"~(\d+!?)~", r"\1 écarté", fold_dice(str(text)))
+
+
+def de_before(name: Any) -> str:
+    """« de » or « d' » before a name (« tour d'Orque 3 »), for a template that wraps the name."""
+    from jdr.core.french import elides
+
+    return "d'" if elides(str(name)) else "de "
 
 
 def percent(value: Any) -> str:

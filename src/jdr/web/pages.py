@@ -24,10 +24,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
+from jdr.core.french import action_label
 from jdr.errors import JdrError
+from jdr.render.discord import forum_to_discord
 from jdr.web import errors
 from jdr.web.auth import same_secret
 from jdr.web.deps import TableId
+from jdr.web.dice_view import groups as dice_groups
 from jdr.web.errors import ApiError
 from jdr.web.models import MAX_ID
 from jdr.web.pagekit import (
@@ -79,12 +82,13 @@ def entry_view(entry: dict[str, Any]) -> dict[str, Any]:
     result = entry.get("result") or {}
     outcome, crit = _verdict(result)
     action = str(entry.get("action", ""))
-    label = ACTION_TEXT.get(action) or (f"règle : {action[6:]}" if action.startswith("regle:")
-                                        else action)
+    label = ACTION_TEXT.get(action) or action_label(action)
     return {"seq": entry["seq"], "actor": entry["actor"], "author": entry.get("author"),
             "action": label, "visibility": entry.get("visibility", "public"),
             "dice": [(d.get("sides"), d.get("face")) for d in entry.get("dice") or []
                      if isinstance(d, dict)],
+            "groups": dice_groups(result), "forum": entry.get("forum", ""),
+            "discord": forum_to_discord(str(entry.get("forum", ""))),
             "outcome": outcome, "critical": crit, "text": entry.get("text", ""),
             "undone": entry.get("undone_by"), "at": str(entry.get("at", ""))[11:16]}
 
@@ -208,6 +212,22 @@ async def invite(id: TableId, request: Request) -> HTMLResponse:
         return _members_page(request, caller, erreur=failure(exc).message)
     link = f"{request.base_url}table/{id}#jeton={token}"
     return _members_page(request, caller, nouveau={"membre": member, "lien": link})
+
+
+@router.post("/tables/{id}/membres/lien-mj", response_class=HTMLResponse)
+async def renew_mj_link(id: TableId, request: Request) -> HTMLResponse:
+    """A new MJ link for this MJ; the old one is refused from now on (this browser keeps its
+    session: its cookie gets the new token)."""
+    caller = caller_from_cookie(request, id)
+    caller.require_mj()
+    server = server_of(request)
+    token, member = await run_in_threadpool(server.renew_mj_link, id, caller.member_id)
+    server.hubs.kick(id, caller.member_id)
+    link = f"{request.base_url}table/{id}#jeton={token}"
+    response = _members_page(request, caller, nouveau={"membre": member, "lien": link, "mj": True},
+                             info="Nouveau lien MJ créé : l'ancien n'ouvre plus la table.")
+    set_session(response, request, id, token)
+    return response
 
 
 @router.post("/tables/{id}/membres/{membre}/revoquer", response_class=HTMLResponse)

@@ -1,4 +1,4 @@
-"""`serve(db, host, port)`: run the online table with uvicorn (the CLI's `jdr serve`).
+"""`serve(db, host, port)`: run the online table with uvicorn (the CLI's `jdr servir`).
 
 Table creation is open when the server listens on a loopback address only; otherwise it needs the
 admin token: `JDR_ADMIN_TOKEN`, or one drawn at start and printed once. The access log stays off

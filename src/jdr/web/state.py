@@ -167,6 +167,26 @@ class Server:
             session.flush()
             return token, member_json(row)
 
+    def renew_mj_link(self, table_id: int, member_id: int | None = None) -> tuple[str, dict[str, Any]]:
+        """A new token for the table's MJ (the member `member_id`, or the first MJ): the old one
+        stops opening the table at once; the member, its name and its journal stay the same."""
+        from sqlalchemy import select
+
+        from jdr.campaign.members import MemberRow
+
+        token, digest = new_token()
+        with self.session() as session:
+            if member_id is None:
+                row = session.scalar(select(MemberRow).where(
+                    MemberRow.campaign_id == table_id, MemberRow.role == MJ,
+                    MemberRow.revoked.is_(False)).order_by(MemberRow.id))
+            else:
+                row = session.get(MemberRow, member_id)
+            if row is None or row.campaign_id != table_id or row.role != MJ or row.revoked:
+                raise ApiError(404, f"table n° {table_id} introuvable (ou sans MJ)")
+            row.token_hash = digest
+            return token, member_json(row)
+
     def members(self, caller: Caller) -> list[dict[str, Any]]:
         from sqlalchemy import select
 

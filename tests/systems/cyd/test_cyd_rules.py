@@ -287,7 +287,7 @@ def test_opposed_automatic_failures_and_heroic(make_sheet: Make) -> None:
     assert won.success and won.actor.critical is None
     heroic = opposed(a, "tir", [1, 1], opponent=b, die="d10")  # 21 vs 3
     assert heroic.success and heroic.actor.critical == "success"
-    assert any("réussite héroïque de A" in n for n in texts(heroic.notes))
+    assert any("réussite héroïque d'A" in n for n in texts(heroic.notes))
     just = opposed(a, "tir", [1, 10], opponent=b, die="d10")  # 21 vs 12
     assert just.success and just.actor.critical is None
     gap = opposed(a, "tir", [1, 9], opponent=b, die="d10")  # 21 vs 11: ≥ + 10

@@ -13,7 +13,7 @@ from jdr.systems.cydonia.checks import Character, opposing_skill
 from jdr.systems.cydonia.demo import NAIN_A
 from jdr.systems.cydonia.sheet import CydoniaSheet
 
-FORMATS = {"texte": "txt", "forum": "forum.txt", "json": "json"}
+FORMATS = {"texte": "txt", "forum": "forum.txt", "discord": "discord.md", "json": "json"}
 
 
 def _sheet(folder: Path, name: str, text: str) -> Path:
@@ -249,7 +249,8 @@ def test_help_and_actions() -> None:
     assert info.characteristics["dexterite"] == "Dextérité"
     assert info.defences == ("esquive", "bouclier", "cac")
     text = ok("aide", "cydonia").out
-    assert all(f"jdr {name} : " in text for name in commands)
+    french = {"attack": "attaque", "check": "test", "odds": "chances"}  # the commands' French names
+    assert all(f"jdr {french.get(name, name)} : " in text for name in commands)
     assert all(f"jdr regle {name} : " in text for name in rules)
 
 
@@ -267,7 +268,7 @@ def test_encounter_hooks_wake_up_turn_by_turn(sheets: tuple[Path, Path]) -> None
     assert system.state(out_cold) == "assomme"
     incapacity = system.incapacity(out_cold)
     assert incapacity is not None and incapacity.rule == "R000.41, D-000.49, D-ALL.02"
-    assert system.conditions(out_cold) == ("assommé (13 dégâts)",)
+    assert system.conditions(out_cold) == ("sans connaissance (13 dégâts)",)  # no genre: neutral
     health = system.health(out_cold)
     assert health is not None and (health.after, health.max) == (100, 100)
     encounter = EncounterState(order=[Combatant("Elfe B", 9)])

@@ -136,7 +136,7 @@ def test_R000_42_hold_then_break_free_strictly_greater(ork: Path, sheets: tuple[
     _, elfe = sheets
     regle("kravkar", ork, elfe, opt=["gestes=prise"], dice=[9, 2])
     assert sheet(elfe).etat.immobilise == "Ork C"
-    assert "immobilisé par Ork C" in SYSTEM.conditions(loaded(elfe))
+    assert "sous la prise d'Ork C" in SYSTEM.conditions(loaded(elfe))  # no genre: neutral wording
     regle("degagement", elfe, ork, dice=[7, 1])                 # 10 + 7 = 17 contre 16 + 1
     assert sheet(elfe).etat.immobilise == "Ork C"
     regle("degagement", elfe, ork, dice=[10, 1])
@@ -275,11 +275,12 @@ def test_R000_27_paralysis_is_kept_and_enforced(ork: Path, sheets: tuple[Path, P
     assert why is not None and "R000.27" in why.rule and SYSTEM.state(frozen) == "debout"
     assert SYSTEM.refusal("check", frozen, CheckRequest(frozen, "résistance physique")) is None
     assert SYSTEM.refusal("attack", frozen, None) is not None
-    assert "paralysé" in SYSTEM.conditions(frozen)
+    assert "sous paralysie" in SYSTEM.conditions(frozen)  # no genre on the sheet: neutral
     blow = _attack(nain, elfe, [2, 1, 1])                      # no defence roll: total 0
-    assert blow.steps[0].opponent.total == 0 and "paralysé" in blow.steps[0].opponent.label
+    # no genre on the sheet: the neutral wording
+    assert blow.steps[0].opponent.total == 0 and "sous paralysie" in blow.steps[0].opponent.label
     run = cli("attack", elfe, nain, "--des", "8,6")
-    assert run.code == 2 and "paralysé" in run.err
+    assert run.code == 2 and "sous paralysie" in run.err
 
 
 def test_R000_27_paralysis_costs_one_turn_in_an_encounter(sheets: tuple[Path, Path]) -> None:
@@ -303,7 +304,7 @@ def test_R000_27_a_paralysed_duellist_loses_one_turn(sheets: tuple[Path, Path]) 
     foe = Fighter(Character(CydoniaSheet.model_validate(NAIN_A)))
     played: list[Any] = []
     assert duel_turn(frozen, foe, FixedSource([]), played) is False
-    assert "paralysé" in played[0].title and not frozen.character.sheet.etat.paralyse
+    assert "sous paralysie" in played[0].title and not frozen.character.sheet.etat.paralyse
 
 
 def test_R000_27_paralysis_ends_with_the_wake_up_command_outside_encounters(
@@ -317,7 +318,7 @@ def test_R000_27_paralysis_ends_with_the_wake_up_command_outside_encounters(
 def test_DALL_02_a_knocked_out_actor_is_refused_by_the_core(ork: Path, sheets: tuple[Path, Path]) -> None:
     _, elfe = sheets
     out = _variant(ork, "ko.yaml", "xp: 10", "xp: 10\netat: {assomme: 13}")
-    with pytest.raises(RuleError, match=r"assommé.*R000\.41.*D-ALL\.02"):
+    with pytest.raises(RuleError, match=r"sans connaissance.*R000\.41.*D-ALL\.02"):
         regle("torture", out, elfe, dice=[9, 9, 9])
     knocked = loaded(out)
     assert SYSTEM.refusal("check", knocked, CheckRequest(knocked, "reveil")) is None  # D-000.49

@@ -216,7 +216,7 @@ def test_unknown_skill_is_one_french_line(make_sheet: MakeSheet) -> None:
 
 
 def test_unconscious_cat_cannot_roll(make_sheet: MakeSheet) -> None:
-    with pytest.raises(RuleError, match="inconscient"):
+    with pytest.raises(RuleError, match="sans connaissance : impossible"):  # no genre: neutral
         check(make_sheet(etat="inconscient", blessures=3), "discretion", [5])
     sheet = make_sheet(etat="coma", blessures=4)
     why = SYSTEM.incapacity(sheet)

@@ -197,7 +197,7 @@ def test_attack_refuses_what_felins_has_not(make_sheet: MakeSheet) -> None:
         SYSTEM.attack(AttackRequest(a, d, aimed="tete"), FixedSource([5]))
     with pytest.raises(RuleError, match="Combat griffu"):
         SYSTEM.attack(AttackRequest(a, d, weapon="epee"), FixedSource([5]))
-    with pytest.raises(RuleError, match="inconscient"):
+    with pytest.raises(RuleError, match="sans connaissance : impossible"):  # no genre: neutral
         SYSTEM.attack(AttackRequest(make_sheet(nom="K", etat="inconscient", blessures=3), d),
                       FixedSource([5]))
 

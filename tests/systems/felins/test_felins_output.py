@@ -47,7 +47,8 @@ def test_check_json_and_forum(make_sheet: MakeSheet) -> None:
     assert data["critical"] == "success" and data["dice"] == [10, 4, 2, 10]
     assert data["natural"] == 10 and data["rule"] == "R004.12"
     text = forum(result)
-    assert "10, ~4~, ~2~, (10 confirmation)" in text and "RÉUSSITE" in text and "réussite critique" in text
+    assert "10, [s]4[/s], [s]2[/s], (10 confirmation)" in text  # dropped dice struck through
+    assert "RÉUSSITE" in text and "réussite critique" in text
     assert "Chance 3 → 4" in text
 
 

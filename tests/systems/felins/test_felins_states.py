@@ -99,7 +99,7 @@ def test_D_ALL_02_a_fled_cat_still_reacts(make_sheet: MakeSheet) -> None:
                           FixedSource([5, 8])).result
     assert isinstance(result, ContestResult) and result.opponent.label == "Proie — Discrétion"
     out_cold = make_sheet(nom="Dort", etat="inconscient", blessures=3)
-    with pytest.raises(RuleError, match="Dort est inconscient : il ne peut pas s'opposer"):
+    with pytest.raises(RuleError, match="Dort est sans connaissance : impossible de s'opposer"):
         SYSTEM.check(CheckRequest(searcher, "reperer_trouver", opponent=out_cold),
                      FixedSource([5, 6]))
 

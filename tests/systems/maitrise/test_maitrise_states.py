@@ -143,8 +143,8 @@ def test_D_ALL_02_initiative_and_encounter_hooks(sheet: Any) -> None:
                                                                "mort"]
     outcome = SYSTEM.initiative(GroupRequest((down, dead)), FixedSource([4, 9]))
     text = render(outcome.result)
-    assert "Tombée est hors de combat (0 pv) : il ne joue pas" in text
-    assert "Morte est mort (décision du MJ) : il ne joue pas" in text
+    assert "Tombée est hors de combat (0 pv) : pas de tour" in text  # no genre: neutral wording
+    assert "Morte est sans vie (décision du MJ) : pas de tour" in text
 
 
 # ------------------------------------------------------------------ R001.12 (issue 10 defect)

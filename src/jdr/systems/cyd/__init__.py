@@ -7,7 +7,7 @@ Modules, in the order of the rulebook: `tables` (every table), `config` (every c
 choice, defaults = RULES.md decisions, and the `--opt` keys of each action), `sheet` (the
 sheet), `dice` (the dice and the judge), `capacite` (the Capacité and its test), `predilection`,
 `opposition` (opposed tests), `actions` (cooperation, long actions, retrying), `checks` (`jdr
-check`), `odds` (`jdr odds`: both dice side by side), `duel`, `session` (new game session),
+check`), `odds` (`jdr chances`: both dice side by side), `duel`, `session` (new game session),
 `view` (sheet and help), `demo`, `etat` (states, D-ALL.02: Santé spent = mort), `regles` (`jdr
 regle`: cooperation, action_simple, encaisser, recuperer, deplacement); `combat` and
 `progression` say what the document lacks (R003.21, R003.22): `attack`, `initiative` and `xp`

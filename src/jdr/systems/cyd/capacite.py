@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jdr.core.check import Modifier
+from jdr.core.french import de
 from jdr.errors import RuleError
 from jdr.names import lookup, normalize, unknown_name_message
 from jdr.systems.cyd import tables
@@ -62,14 +63,14 @@ def attribute_name(name: str) -> str:
 def capacity(sheet: CydSheet, skill: str, carac: str | None) -> Capacity:
     """R003.06: the MJ decides the attribute and the skill; the skill's usual attribute
     (`attribut_usuel`) is the default, `--carac` picks another (A003.18)."""
-    key, value = lookup(skill, sheet.skills, f"compétence de {sheet.nom}")
+    key, value = lookup(skill, sheet.skills, f"compétence {de(sheet.nom)}")
     if carac:
         attribute = attribute_name(carac)
     elif key in sheet.usual:
         attribute = sheet.usual[key]
     else:
         raise RuleError(
-            f"la compétence « {key} » de {sheet.nom} n'a pas d'attribut usuel : le MJ le "
+            f"la compétence « {key} » {de(sheet.nom)} n'a pas d'attribut usuel : le MJ le "
             f"choisit avec --carac ({', '.join(tables.ATTRIBUTES)})"
         )
     return Capacity(sheet.nom, attribute, sheet.attributs.get(attribute), key, value)

@@ -1,4 +1,4 @@
-"""Le test de Capacité, as `jdr check` plays it (R003.05–R003.19): the Capacité (capacite.py)
+"""Le test de Capacité, as `jdr test` plays it (R003.05–R003.19): the Capacité (capacite.py)
 plus the chosen die, against a threshold (complex action, R003.11), against another character
 (opposed action, opposition.py), with the prédilection reroll (predilection.py), cooperation,
 long actions and the retry rule (actions.py).
@@ -135,7 +135,7 @@ def build_plan(request: Request, config: CydConfig, die: str, rolling: bool) -> 
 
 
 def run_check(request: Request, source: DiceSource, config: CydConfig) -> Outcome:
-    """`jdr check` for CYD: the actor's die, the opponent's, the prédilection the player may
+    """`jdr test` for CYD: the actor's die, the opponent's, the prédilection the player may
     take after seeing them (R003.04); the result, and the sheet changes (prédilection box
     ticked, R003.04; failed action remembered or cleared, A003.16)."""
     config = config.with_options(request.options)

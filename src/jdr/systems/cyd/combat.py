@@ -12,7 +12,7 @@ from typing import Final
 
 NOTE: Final = (
     "pas de règles de combat ni d'initiative dans le kit de démonstration : utilisez un test en "
-    "opposition (jdr check FICHE COMPETENCE --de d10 --contre FICHE2) et les attributs "
+    "opposition (jdr test FICHE COMPETENCE --de d10 --contre FICHE2) et les attributs "
     "secondaires de la fiche (defense, sante) ; les dégâts sont ceux du MJ (jdr regle "
     "encaisser : Santé épuisée = mort) ; un tour de jeu dure 6 secondes (jdr regle deplacement)"
 )

@@ -1,4 +1,4 @@
-"""Les chances (R003.05): the player chooses the die, so `jdr odds` shows the d10 and the d20
+"""Les chances (R003.05): the player chooses the die, so `jdr chances` shows the d10 and the d20
 side by side (a `Report` of two core `Odds`), or only the die `--de` names. The odds come from
 the very same `Check` objects a roll uses (checks.build_plan), through the core's exact
 enumeration; opposed tests through the core contest (opposition.OPPOSED).
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from jdr.core.check import Odds
+from jdr.core.french import de
 from jdr.core.results import Line, Report
 from jdr.core.system import CheckRequest
 from jdr.systems.cyd import tables
@@ -42,7 +43,7 @@ def _against(plan: Plan) -> str:
         threshold = plan.check.threshold
         return "" if threshold is None else f" contre seuil {threshold}"
     if side.opponent is None:
-        return f" contre la Capacité de {side.capacity.character} (opposition passive)"
+        return f" contre la Capacité {de(side.capacity.character)} (opposition passive)"
     return f" contre {side.capacity.character} ({side.capacity.describe()}, {side.die})"
 
 
@@ -61,7 +62,7 @@ def odds_notes(plan: Plan) -> tuple[Line, ...]:
 
 
 def run_odds(request: CheckRequest[CydSheet], config: CydConfig) -> Odds | Report:
-    """`jdr odds` for CYD: both dice side by side, or only the die of `--de`."""
+    """`jdr chances` for CYD: both dice side by side, or only the die of `--de`."""
     config = config.with_options(request.options)
     dice = [die_name(request.die)] if request.die else list(tables.DICE)
     plans = [build_plan(request, config, die, rolling=False) for die in dice]
@@ -69,6 +70,6 @@ def run_odds(request: CheckRequest[CydSheet], config: CydConfig) -> Odds | Repor
     first = plans[0]
     if len(parts) == 1:
         return replace(parts[0], notes=odds_notes(first))
-    title = (f"Chances de {first.capacity.character} : {first.capacity.label}{_against(first)}, "
+    title = (f"Chances {de(first.capacity.character)} : {first.capacity.label}{_against(first)}, "
              "au choix du joueur")
     return Report(title, parts, odds_notes(first), "R003.05")

@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from jdr.core.check import CheckResult, Modifier, Odds
 from jdr.core.contest import Contest, ContestResult, ContestRule, Criterion
+from jdr.core.french import de
 from jdr.core.results import Line
 from jdr.core.system import CheckRequest
 from jdr.dice.source import DiceSource
@@ -82,7 +83,7 @@ def opponent_capacity(sheet: CydSheet, skill: str, carac: str | None,
         attribute = sheet.usual[key]
     else:
         attribute = actor_attribute
-        notes.append(Line(f"attribut de {sheet.nom} : {tables.ATTRIBUTE_LABELS[attribute]}, "
+        notes.append(Line(f"attribut {de(sheet.nom)} : {tables.ATTRIBUTE_LABELS[attribute]}, "
                           "comme l'acteur (--opt carac_adverse=... pour un autre)", "A003.18"))
     return Capacity(sheet.nom, attribute, sheet.attributs.get(attribute), key, value), tuple(notes)
 
@@ -98,7 +99,7 @@ def against(request: CheckRequest[CydSheet], actor: Capacity, config: CydConfig)
                                    actor.attribute)
     if config.passive_opposition:
         return Against(cap, None, cap.value, (*notes, Line(
-            f"opposition passive : le seuil est la Capacité de {other.nom} ({cap.describe()})",
+            f"opposition passive : le seuil est la Capacité {de(other.nom)} ({cap.describe()})",
             "A003.03")))
     die = config.opponent_die
     return Against(cap, make_check(cap, die, (), None), None, notes, die)
@@ -117,7 +118,7 @@ def mark_heroic(result: ContestResult) -> ContestResult:
     if abs(a.total - b.total) < tables.EXCEPTIONAL_GAP:
         return result
     winner = a if result.winner == "actor" else b
-    note = Line(f"réussite héroïque de {winner.who} : résultat final ≥ celui du perdant + 10",
+    note = Line(f"réussite héroïque {de(winner.who)} : résultat final ≥ celui du perdant + 10",
                 "A003.05")
     heroic = replace(winner, critical="success")
     if result.winner == "actor":

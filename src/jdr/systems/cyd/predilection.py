@@ -1,6 +1,6 @@
 """La prédilection de compétence (R003.04, A003.13): once per game session, on a Capacité test
 using that skill, the player rerolls the die (the same die) and keeps either result; the box is
-then ticked on the sheet, until `jdr session new` frees it (session.py).
+then ticked on the sheet, until `jdr session nouvelle` frees it (session.py).
 
 Both choices are the player's, made after seeing the dice, inside one action:
 1. the first roll is shown (with the opponent's, in an opposed test) and, when the box is free,
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from jdr.core.check import Check, CheckResult
 from jdr.core.contest import ContestResult
+from jdr.core.french import de
 from jdr.core.results import Line, Report
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import CheckRequest, Chooser, Question, SheetChange
@@ -85,9 +86,9 @@ def _box_state(sheet: CydSheet, cap: Capacity, rolling: bool) -> list[Line]:
     if state != tables.PREDILECTION_USED:
         return []
     if rolling:
-        raise RuleError(f"la prédilection « {cap.skill} » de {cap.character} est déjà utilisée "
+        raise RuleError(f"la prédilection « {cap.skill} » {de(cap.character)} est déjà utilisée "
                         "pour cette séance de jeu : pas de relance avant la prochaine séance "
-                        "(jdr session new)")
+                        "(jdr session nouvelle)")
     return [Line(f"la prédilection « {cap.skill} » est déjà utilisée pour cette séance",
                  "R003.04")]
 

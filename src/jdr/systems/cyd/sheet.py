@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from jdr.core.sheet import (
+    GenreField,
     InRange,
     Int,
     NormalizedKeys,
@@ -94,6 +95,7 @@ class CydSheet(BaseModel):
     model_config = ConfigDict(extra="allow")
     systeme: Annotated[str, BeforeValidator(_system)]
     nom: str
+    genre: GenreField = None  # f, m ou absent (neutre) : accord des messages
     attributs: Annotated[Attributes, NormalizedKeys("attributs")]
     competences: Annotated[dict[str, SkillValue], NormalizedKeys("competences")] = Field(
         default_factory=dict)
@@ -191,7 +193,7 @@ secondaires:
   psyche: 10
   vitesse: 8        # mètres par tour de jeu (6 secondes)
 # Prédilections : une relance par séance de jeu (R003.04). disponible | utilisee
-# (`jdr session new` remet toutes les cases à « disponible »).
+# (`jdr session nouvelle` remet toutes les cases à « disponible »).
 predilections:
   tir: disponible
 """

@@ -1,4 +1,4 @@
-"""`jdr sheet show` and `jdr aide` for CYD: the sheet with each skill's Capacité (R003.06,
+"""`jdr fiche voir` and `jdr aide` for CYD: the sheet with each skill's Capacité (R003.06,
 R003.09), the secondary attributes (R003.02), the prédilection boxes (R003.04) and the failed
 actions kept for the retry rule (A003.16)."""
 

@@ -23,6 +23,7 @@ from jdr.core.check import (
     Verdict,
 )
 from jdr.core.contest import Contest, ContestResult, ContestRule, Criterion
+from jdr.core.french import Genre, state_label
 from jdr.core.system import Chooser, Question, default_choice
 from jdr.dice.notation import Die
 from jdr.dice.source import DiceSource
@@ -134,6 +135,11 @@ class Character:
     def name(self) -> str:
         return self.sheet.nom
 
+    @property
+    def genre(self) -> Genre:
+        """`f`, `m` or None (neutral wording): how messages about this character agree."""
+        return self.sheet.genre
+
     def _items(self, stat: str) -> int:
         total = 0
         for item in self.sheet.objets:
@@ -179,8 +185,8 @@ class Character:
     def status(self) -> str:
         """The state in French, with a paralysis (R000.27) when standing."""
         if self.state == "debout" and self.sheet.etat.paralyse:
-            return "paralysé"
-        return STATE_WORDS[self.state]
+            return state_label("paralyse", self.genre)
+        return state_label(self.state, self.genre)
 
     @property
     def can_act(self) -> bool:
@@ -247,7 +253,7 @@ def skill_check(
         if key == "initiative":
             raise RuleError("l'initiative n'est pas un jet : voir « jdr initiative » (R000.21)")
         if key == "reveil":
-            raise RuleError("le jet de réveil se fait avec « jdr check FICHE reveil » (D-000.49)")
+            raise RuleError("le jet de réveil se fait avec « jdr test FICHE reveil » (D-000.49)")
         return resistance_check(character, key, threshold=threshold, bonus=bonus, extra=extra)
     if kind == "carac":
         if carac is not None:

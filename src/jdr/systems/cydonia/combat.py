@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import Contest, ContestResult
+from jdr.core.french import Genre, accord, is_state, pronoun, state_label
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import AttackReport, Damage, Health, Line, Location, StateChange, Step
 from jdr.core.system import AttackRequest, Chooser, default_choice
@@ -268,10 +269,12 @@ def attack(attacker: Character, defender: Character, opts: AttackOptions,
     """The whole chain: R000.22–R000.41. An expert (attacker or defender) may keep the other
     die once the dice are shown (R000.17, asked through `chooser`)."""
     if defender.state == "mort":
-        raise RuleError(f"{defender.name} est mort (R000.34) : on n'attaque plus un mort")
+        raise RuleError(f"{is_state(defender.name, 'mort', defender.genre)} (R000.34) : "
+                        "on n'attaque plus un mort")
     if not attacker.can_act:
         raise RuleError(f"{attacker.name} est {attacker.status} : "
-                        "il ne peut pas attaquer (D-ALL.02)")
+                        f"{pronoun(attacker.genre, 'aucune attaque possible')}"
+                        f"{'' if attacker.genre is None else ' ne peut pas attaquer'} (D-ALL.02)")
     stroke, duel, notes = attack_contest(attacker, defender, opts)
     contest = roll_contest(duel, source, chooser)
     spent: tuple[Update, ...] = ()
@@ -314,11 +317,11 @@ def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: Cont
     state = after.label
     if state == "debout" and (knocked or defender.sheet.etat.assomme):
         state = "assomme"
-    notes += _state_notes(defender.state, state)
+    notes += _state_notes(defender.state, state, defender.genre)
     report = AttackReport(
         attacker.name, defender.name, True, tuple(steps), (damage,), location,
         Health("pv", hp_before, after.hit_points, defender.sheet.pv.max),
-        StateChange(defender.state, state), notes=tuple(notes), rule="R000.23",
+        StateChange(defender.state, state, defender.genre), notes=tuple(notes), rule="R000.23",
         weapon=stroke.weapon_name)
     return Blow(report, spent, tuple(updates))
 
@@ -327,10 +330,12 @@ def _held(attacker: Character, defender: Character, stroke: Stroke, contest: Con
           notes: list[Line], spent: tuple[Update, ...], updates: list[Update]) -> Blow:
     """R000.42: a Kravkar hold that succeeds immobilises the opponent (no damage, no location);
     it may break free on its following turn (Physique × 2, opposed)."""
-    notes.append(Line(f"prise : {defender.name} est immobilisé ; il peut se dégager à son tour "
-                      "(jdr regle degagement, Physique × 2 opposé)", "R000.42"))
+    notes.append(Line(f"prise : {is_state(defender.name, 'immobilise', defender.genre)} ; "
+                      + accord(defender.genre, "il peut", "elle peut", "dégagement possible")
+                      + (" se dégager" if defender.genre else "")
+                      + " à son tour (jdr regle degagement, Physique × 2 opposé)", "R000.42"))
     updates.append((("etat", "immobilise"), attacker.name))
-    state = StateChange(defender.state, defender.state)
+    state = StateChange(defender.state, defender.state, defender.genre)
     report = AttackReport(attacker.name, defender.name, True, (contest,), state=state,
                           notes=tuple(notes), rule="R000.42", weapon=stroke.weapon_name)
     return Blow(report, spent, tuple(updates))
@@ -399,12 +404,14 @@ def _head_effects(defender: Character, zone: Zone, suffered: int, dead: bool, op
         return False, False
     if zone.head and suffered > 0 and CONFIG.knockout_on_any_head_hit and not opts.lethal:
         if defender.sheet.etat.assomme:
-            notes.append(Line("déjà assommé : pas de nouveau jet d'assommement", "R000.41"))
+            notes.append(Line(accord(defender.genre, "déjà assommé", "déjà assommée",
+                                     "déjà sans connaissance")
+                              + " : pas de nouveau jet d'assommement", "R000.41"))
             return False, False
         ko = resistance_check(defender, "resistance_physique",
                               label="Résistance Physique (assommement)").roll(source)
         steps.append(ko)
-        return _knockout_note(ko, suffered, notes), False
+        return _knockout_note(ko, suffered, notes, defender.genre), False
     if zone.effect:
         paralysis = resistance_check(defender, "resistance_physique", threshold=25,
                                      label="Résistance Physique (Bijoux de famille)").roll(source)
@@ -412,29 +419,37 @@ def _head_effects(defender: Character, zone: Zone, suffered: int, dead: bool, op
         if paralysis.total >= 25:
             notes.append(Line("Bijoux de famille : Résistance Physique ≥ 25, pas de paralysie", "R000.27"))
             return False, False
-        notes.append(Line("Bijoux de famille : paralysé, il perd son prochain tour et ne se défend "
-                          "pas d'ici là", "R000.27, D-000.47"))
+        notes.append(Line("Bijoux de famille : " + accord(
+            defender.genre, "paralysé, il perd son prochain tour et ne se défend pas d'ici là",
+            "paralysée, elle perd son prochain tour et ne se défend pas d'ici là",
+            "paralysie : son prochain tour est perdu, et aucune défense d'ici là"),
+            "R000.27, D-000.47"))
         return False, True
     return False, False
 
 
-def _knockout_note(ko: CheckResult, suffered: int, notes: list[Line]) -> bool:
+def _knockout_note(ko: CheckResult, suffered: int, notes: list[Line], g: Genre = None) -> bool:
     if knockout(ko.total, suffered):
-        notes.append(Line(f"assommé : Résistance Physique {ko.total} ≤ {suffered} dégâts ; il perd "
-                          f"son prochain tour, puis se réveille sur un jet > {wake_difficulty(suffered, 1)}",
-                          "R000.41"))
+        then = (accord(g, "il perd son prochain tour, puis se réveille",
+                       "elle perd son prochain tour, puis se réveille",
+                       "son prochain tour est perdu, puis le réveil vient")
+                + f" sur un jet > {wake_difficulty(suffered, 1)}")
+        notes.append(Line(f"{state_label('assomme', g)} : Résistance Physique {ko.total} ≤ "
+                          f"{suffered} dégâts ; {then}", "R000.41"))
         return True
-    notes.append(Line(f"reste conscient : Résistance Physique {ko.total} > {suffered} dégâts", "R000.41"))
+    notes.append(Line(accord(g, "reste conscient", "reste consciente", "garde connaissance")
+                      + f" : Résistance Physique {ko.total} > {suffered} dégâts", "R000.41"))
     return False
 
 
-def _state_notes(before: str, after: str) -> list[Line]:
+def _state_notes(before: str, after: str, g: Genre = None) -> list[Line]:
     if after == before:
         return []
     if after == "mort":
-        return [Line("mort : 0 PV ou moins sur une zone vitale", "R000.34")]
+        return [Line(f"{state_label('mort', g)} : 0 PV ou moins sur une zone vitale", "R000.34")]
     if after == "mourant":
-        return [Line("mourant : 0 PV ou moins, hors zone vitale ; des soins rapides peuvent le sauver",
+        return [Line(f"{state_label('mourant', g)} : 0 PV ou moins, hors zone vitale ; des soins "
+                     "rapides peuvent " + accord(g, "le sauver", "la sauver", "encore tout sauver"),
                      "R000.34")]
     return []
 

@@ -122,6 +122,6 @@ ACTIONS: dict[str, ActionSpec] = {
         "tour avec son arme principale ; un assommé tente de se réveiller (D-000.49).",
         (OptionSpec("tours", "int", "nombre de tours au plus", 50, lo=1, hi=200),),
         "l'initiative (comme jdr initiative), puis, tour après tour et dans l'ordre d'initiative, "
-        "le jet de réveil 1d10 d'un assommé, puis chaque attaque comme jdr attack",
+        "le jet de réveil 1d10 d'un assommé, puis chaque attaque comme jdr attaque",
     ),
 }

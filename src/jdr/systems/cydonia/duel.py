@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from jdr.core.french import is_state, loses_turn
 from jdr.core.results import Line, Notes, Report, Result
 from jdr.dice.source import DiceSource
 from jdr.systems.cydonia.checks import Character, wake_check
@@ -82,7 +83,9 @@ def _turn(me: Fighter, foe: Fighter, source: DiceSource, played: list[Result]) -
     if me.character.sheet.etat.assomme and not _wakes(me, source, played):
         return False
     if me.character.sheet.etat.paralyse:
-        played.append(Notes(f"{me.character.name} est paralysé : il perd ce tour", rule="R000.27"))
+        who = me.character
+        played.append(Notes(f"{is_state(who.name, 'paralyse', who.genre)} : {loses_turn(who.genre)}",
+                            rule="R000.27"))
         me.apply(((("etat", "paralyse"), False),))
         return False
     blow = attack(me.character, foe.character, AttackOptions(), source)
@@ -97,7 +100,8 @@ def wake_turn(character: Character, turns_out: int, source: DiceSource) -> tuple
     lost; then Résistance Physique must be strictly greater than damage − n at the n-th attempt.
     Returns what happened and whether the character woke up."""
     if turns_out <= 1:
-        return Notes(f"{character.name} est assommé : il perd ce tour", rule="R000.41"), False
+        return Notes(f"{is_state(character.name, 'assomme', character.genre)} : "
+                     f"{loses_turn(character.genre)}", rule="R000.41"), False
     roll = wake_check(character, turns_out - 1).roll(source)
     return roll, bool(roll.success)
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest, ContestResult
+from jdr.core.french import accord, de
 from jdr.core.results import Line, Notes, Report, Result
 from jdr.core.system import Chooser, Outcome, Question, RuleRequest
 from jdr.dice.notation import roll
@@ -262,10 +263,13 @@ def run_up(request: Request) -> Outcome:
     _rider(c)
     now = int(c.sheet.etat.elan)
     if now >= 2:
-        line = Line("déjà 2 tours d'élan : il peut charger (jdr regle charge)", "R000.39")
+        line = Line("déjà 2 tours d'élan : " + accord(c.genre, "il peut charger", "elle peut charger",
+                                                      "la charge est possible")
+                    + " (jdr regle charge)", "R000.39")
         return Outcome(Notes(f"Élan : {c.name}", (line,), "R000.39"))
-    line = Line(f"élan : {now + 1}/2 tour(s)" + (" ; il peut charger au prochain tour"
-                                                 if now + 1 == 2 else ""), "R000.39, A000.27")
+    ready = accord(c.genre, " ; il peut charger au prochain tour", " ; elle peut charger au prochain tour",
+                   " ; la charge est possible au prochain tour")
+    line = Line(f"élan : {now + 1}/2 tour(s)" + (ready if now + 1 == 2 else ""), "R000.39, A000.27")
     return Outcome(Notes(f"Élan : {c.name}", (line,), "R000.39"),
                    sheet_changes(sheet.doc, ((("etat", "elan"), now + 1),)))
 
@@ -288,7 +292,7 @@ def concentrate(request: Request) -> Outcome:
         full = Line("déjà 3 tours : le maximum (+6)", "R000.36")
         return Outcome(Notes(title, (full, warning), "R000.36"))
     use = Line(f"{now + 1} tour(s) : +{concentration_bonus(now + 1)} à son prochain jet ou à ses "
-               "dégâts (jdr attack --opt concentration=jet|degats)", "R000.36, A000.23")
+               "dégâts (jdr attaque --opt concentration=jet|degats)", "R000.36, A000.23")
     return Outcome(Notes(title, (use, warning), "R000.36"),
                    sheet_changes(sheet.doc, ((("etat", "concentration"), now + 1),)))
 
@@ -320,7 +324,7 @@ def transform(request: Request) -> Outcome:
         Line(f"durée : {skill} tour(s) ; l'attente avant la suivante est au choix du MJ", "R000.40"),
         Line(f"PV {hp} → {hp + gain} : les règles ne donnent pas de formule de PV, le MJ donne le "
              "gain (--opt pv=N) ; il est retiré au retour à la forme normale", "A000.28, A000.13"),
-        Line("griffes PHY+1d10 au corps à corps ; morsure : jdr attack --opt morsure=oui (−6, "
+        Line("griffes PHY+1d10 au corps à corps ; morsure : jdr attaque --opt morsure=oui (−6, "
              "PHY+2d10, table du corps à corps)", "R000.40"),
     )
     updates = ((("etat", "transformation"), skill), (("etat", "pv_transformation"), gain),
@@ -333,7 +337,7 @@ def revert(c: Character) -> tuple[tuple[Update, ...], tuple[Line, ...]]:
     """R000.40, A000.28: the transformation ends; the HP it added are taken off, which may leave
     the character dying (R000.34: no zone was hit)."""
     gain = int(c.sheet.etat.pv_transformation)
-    lines = [Line(f"fin de la transformation de {c.name} : Physique et Agilité reprennent leur "
+    lines = [Line(f"fin de la transformation {de(c.name)} : Physique et Agilité reprennent leur "
                   "valeur", "R000.40")]
     updates: list[Update] = [(("etat", "transformation"), 0), (("etat", "pv_transformation"), 0)]
     if gain:

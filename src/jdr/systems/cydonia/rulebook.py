@@ -118,7 +118,7 @@ _FIGHTING = (
           (OptionSpec("gestes", "text", "les actions dans l'ordre, ex. frappe,prise,projection",
                       None, "R000.42"),
            OptionSpec("autorise", "bool", "le MJ permet le Kravkar à un non-Ork", False, "A000.30")),
-          "pour chaque action, comme jdr attack à mains nues (attaque, Esquive, localisation au "
+          "pour chaque action, comme jdr attaque à mains nues (attaque, Esquive, localisation au "
           "corps à corps, dégâts, Résistance Physique sur la tête)"),
     _spec("degagement", "TENU TENEUR — Physique × 2 + 1d10 de chacun, le tenu "
           "doit faire strictement plus pour se dégager d'une prise (R000.42, A000.30).", (),
@@ -135,7 +135,7 @@ _FIGHTING = (
            OptionSpec("degats_monture", "text", "formule des dégâts de la monture, ex. 2d6",
                       None, "A000.27"),
            OptionSpec("arme", "text", "arme du cavalier (sinon l'arme principale)", None, "R000.35")),
-          "l'attaque comme jdr attack --opt monte=oui, puis pour chaque adversaire secondaire "
+          "l'attaque comme jdr attaque --opt monte=oui, puis pour chaque adversaire secondaire "
           "1d10 d'Esquive et, s'il la rate, les dés des dégâts de la monture"),
     _spec("concentration", "PERSONNAGE — il passe son tour ; +2 au "
           "prochain jet ou aux dégâts par tour, 3 tours au plus ; attaqué, −6 à sa défense ; "

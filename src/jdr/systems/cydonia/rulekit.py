@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from jdr.core.french import accord, is_state
 from jdr.core.options import Options
 from jdr.core.results import Health, Line, StateChange
 from jdr.core.sheet import SheetDocument
@@ -14,7 +15,7 @@ from jdr.core.system import Loaded, RuleRequest, SheetChange
 from jdr.core.threshold import parse_threshold
 from jdr.errors import RuleError
 from jdr.names import normalize
-from jdr.systems.cydonia.checks import STATE_WORDS, Character
+from jdr.systems.cydonia.checks import Character
 from jdr.systems.cydonia.sheet import CydoniaSheet
 from jdr.systems.cydonia.tables import LADDER
 from jdr.systems.cydonia.wounds import state_after
@@ -76,13 +77,17 @@ def lose(c: Character, loss: int, why: str, rule: str) -> HitPoints:
     state = "assomme" if after.label == "debout" and c.sheet.etat.assomme else after.label
     notes = [Line(f"{why} : {c.name} perd {loss} PV ({before} → {after.hit_points})", rule)]
     if after.dying and not c.sheet.etat.mourant:
-        notes.append(Line(f"{c.name} est mourant : 0 PV ou moins sans zone vitale touchée ; des "
-                          "soins rapides peuvent le sauver", "R000.34"))
+        g = c.genre
+        notes.append(Line(f"{is_state(c.name, 'mourant', g)} : 0 PV ou moins sans zone vitale "
+                          "touchée ; " + accord(g, "des soins rapides peuvent le sauver",
+                                               "des soins rapides peuvent la sauver",
+                                               "des soins rapides peuvent encore tout sauver"),
+                          "R000.34"))
     updates: tuple[Update, ...] = ((("pv",), after.hit_points),)
     if after.dying != c.sheet.etat.mourant:
         updates += ((("etat", "mourant"), after.dying),)
     return HitPoints(updates, Health("pv", before, after.hit_points, c.sheet.pv.max),
-                     StateChange(c.state, state), tuple(notes))
+                     StateChange(c.state, state, c.genre), tuple(notes))
 
 
 def heal(c: Character, amount: int, why: str, rule: str) -> HitPoints:
@@ -96,14 +101,17 @@ def heal(c: Character, amount: int, why: str, rule: str) -> HitPoints:
     state = c.state
     if c.sheet.etat.mourant and after > 0:
         updates.append((("etat", "mourant"), False))
-        notes.append(Line(f"{c.name} est stabilisé : plus de 0 PV, il n'est plus mourant", "A000.12"))
+        notes.append(Line(f"{c.name} " + accord(
+            c.genre, "est stabilisé : plus de 0 PV, il n'est plus mourant",
+            "est stabilisée : plus de 0 PV, elle n'est plus mourante",
+            "est hors de danger : plus de 0 PV, plus d'agonie"), "A000.12"))
         state = "assomme" if c.sheet.etat.assomme else "debout"
     return HitPoints(tuple(updates), Health("pv", before, after, c.sheet.pv.max),
-                     StateChange(c.state, state), tuple(notes))
+                     StateChange(c.state, state, c.genre), tuple(notes))
 
 
 def state_line(c: Character) -> Line:
-    return Line(f"{c.name} est {STATE_WORDS[c.state]}", "R000.34")
+    return Line(is_state(c.name, c.state, c.genre), "R000.34")
 
 
 def threshold(options: Options, key: str, usage: str) -> int:

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from jdr.core.sheet import InRange, Int, NormalizedKeys, PoolField
+from jdr.core.sheet import GenreField, InRange, Int, NormalizedKeys, PoolField
 from jdr.names import normalize
 from jdr.systems.cydonia.config import CONFIG
 from jdr.systems.cydonia.tables import (
@@ -84,6 +84,7 @@ class CydoniaSheet(BaseModel):
 
     systeme: Literal["cydonia"]
     nom: str
+    genre: GenreField = None  # f, m ou absent (neutre) : accord des messages
     peuple: str | None = None
     caracteristiques: Annotated[dict[str, Annotated[Int, InRange(1, 14)]],
                                 NormalizedKeys("caracteristiques")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest
+from jdr.core.french import accord, de, is_state, loses_turn, pronoun, state_label, they_are
 from jdr.core.results import Health, Line, Notes, Report, Result, SheetView
 from jdr.core.sheet import SheetDocument, validate
 from jdr.core.system import (
@@ -92,7 +93,7 @@ class Cydonia(GameSystem[CydoniaSheet]):
         if request.die is not None:
             raise RuleError("--de : Cydonia lance toujours 1d10 (2d10 pour une compétence experte)")
         if request.options.was_given("tour"):
-            raise RuleError("--opt tour ne sert qu'au jet de réveil (jdr check FICHE reveil)")
+            raise RuleError("--opt tour ne sert qu'au jet de réveil (jdr test FICHE reveil)")
         actor = Character(request.actor.model)
         check = skill_check(actor, request.skill, carac=request.carac,
                             threshold=parse_threshold(request.threshold, LADDER),
@@ -102,7 +103,8 @@ class Cydonia(GameSystem[CydoniaSheet]):
             return check
         other = Character(request.opponent.model)
         if other.state == "mort":
-            raise RuleError(f"{other.name} est mort (R000.34) : il ne s'oppose plus à rien")
+            raise RuleError(f"{is_state(other.name, 'mort', other.genre)} (R000.34) : "
+                            f"{pronoun(other.genre, other.name)} ne s'oppose plus à rien")
         wanted = request.opponent_skill or opposing_skill(actor, request.skill)
         return Contest(check, opposing_check(other, wanted), CONTEST)
 
@@ -205,13 +207,15 @@ class Cydonia(GameSystem[CydoniaSheet]):
         return Health("pv", pv.actuels, pv.actuels, top)
 
     def conditions(self, sheet: Loaded[CydoniaSheet]) -> tuple[str, ...]:
-        etat = sheet.model.etat
+        etat, g = sheet.model.etat, sheet.genre
         found = [f"concentration {etat.concentration} tour(s)" if etat.concentration else "",
                  f"malus −{abs(etat.malus)}" if etat.malus else "",
-                 f"transformé ({etat.transformation} tour(s))" if etat.transformation else "",
-                 f"assommé ({etat.assomme} dégâts)" if etat.assomme else "",
-                 "paralysé" if etat.paralyse else "",
-                 f"immobilisé par {etat.immobilise}" if etat.immobilise else "",
+                 accord(g, "transformé", "transformée", "transformation")
+                 + f" ({etat.transformation} tour(s))" if etat.transformation else "",
+                 f"{state_label('assomme', g)} ({etat.assomme} dégâts)" if etat.assomme else "",
+                 state_label("paralyse", g) if etat.paralyse else "",
+                 accord(g, f"immobilisé par {etat.immobilise}", f"immobilisée par {etat.immobilise}",
+                        f"sous la prise {de(str(etat.immobilise))}") if etat.immobilise else "",
                  f"élan {etat.elan}/2" if etat.elan else "",
                  "soigné aujourd'hui (Médecine)" if etat.soigne else ""]
         return tuple(f for f in found if f)
@@ -256,14 +260,17 @@ def _reaction(c: Character, what: str | None) -> bool:
 
 
 def _why(c: Character) -> Line:
+    g = c.genre
     if c.state == "mort":
-        return Line("il est mort", "R000.34, D-ALL.02")
+        return Line(they_are("mort", g), "R000.34, D-ALL.02")
     if c.state == "mourant":
-        return Line("il est mourant, seuls des soins rapides peuvent le sauver", "R000.34, D-ALL.02")
+        return Line(f"{they_are('mourant', g)}, seuls des soins rapides peuvent "
+                    + accord(g, "le sauver", "la sauver", "changer son sort"), "R000.34, D-ALL.02")
     if c.state == "assomme":
-        return Line(f"il est assommé ({c.sheet.etat.assomme} dégâts) jusqu'à un jet de réveil "
-                    "réussi", "R000.41, D-000.49, D-ALL.02")
-    return Line("il est paralysé (Bijoux de famille) et perd son tour", "R000.27, D-ALL.02")
+        return Line(f"{they_are('assomme', g)} ({c.sheet.etat.assomme} dégâts) jusqu'à un "
+                    "jet de réveil réussi", "R000.41, D-000.49, D-ALL.02")
+    return Line(f"{they_are('paralyse', g)} (Bijoux de famille) : {loses_turn(g)}",
+                "R000.27, D-ALL.02")
 
 
 def _reputation(actor: Character, request: CheckRequest[CydoniaSheet]) -> tuple[Modifier, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from jdr.core.french import accord, de, loses_turn, state_label
 from jdr.core.results import Line, Notes, Report, Result
 from jdr.core.system import Loaded, Outcome, SheetChange, TurnRequest
 from jdr.dice.source import DiceSource
@@ -39,10 +40,12 @@ def _paralysis(c: Character, data: dict[str, Any]) -> tuple[Result | None, tuple
         return None, ()
     if not data.get("paralysis_lost"):
         data["paralysis_lost"] = True
-        line = Line("paralysé (Bijoux de famille) : il perd ce tour", "R000.27")
+        line = Line(f"{state_label('paralyse', c.genre)} (Bijoux de famille) : "
+                    f"{loses_turn(c.genre)}", "R000.27")
         return Notes(f"{c.name} : paralysie", (line,), "R000.27"), ()
     data.pop("paralysis_lost", None)  # alone in the encounter: its own next turn ends it
-    line = Line("la paralysie est passée : il peut agir", "R000.27")
+    line = Line("la paralysie est passée : " + accord(c.genre, "il peut agir", "elle peut agir",
+                                                      "plus rien n'empêche d'agir"), "R000.27")
     return Notes(f"{c.name} : fin de la paralysie", (line,), "R000.27"), ((("etat", "paralyse"), False),)
 
 
@@ -73,7 +76,10 @@ def _released(request: TurnRequest[CydoniaSheet]) -> tuple[list[Result], list[Sh
             continue
         data = request.encounter.find(other.name).data
         if data.pop("paralysis_lost", None):
-            line = Line("son tour perdu est passé : il peut de nouveau agir et se défendre", "R000.27")
+            g = other.genre
+            line = Line("son tour perdu est passé : " + accord(
+                g, "il peut de nouveau agir et se défendre", "elle peut de nouveau agir et se défendre",
+                "plus rien n'empêche d'agir et de se défendre"), "R000.27")
             parts.append(Notes(f"{other.name} : fin de la paralysie", (line,), "R000.27"))
             changes += sheet_changes(other.doc, ((("etat", "paralyse"), False),))
     return parts, changes
@@ -90,7 +96,7 @@ def turn_start(request: TurnRequest[CydoniaSheet], source: DiceSource) -> Outcom
         changes += sheet_changes(sheet.doc, updates)
     if not parts:
         return None
-    title = f"Début du tour de {sheet.name}" if sheet is not None else "Début du tour"
+    title = f"Début du tour {de(sheet.name)}" if sheet is not None else "Début du tour"
     shown = parts[0] if len(parts) == 1 else Report(title, tuple(parts))
     return Outcome(shown, tuple(changes))
 

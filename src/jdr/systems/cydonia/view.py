@@ -1,13 +1,14 @@
-"""Cydonia as a person reads it: the sheet with its derived values (`jdr sheet show`) and the
+"""Cydonia as a person reads it: the sheet with its derived values (`jdr fiche voir`) and the
 system's help (`jdr aide cydonia`)."""
 
 from __future__ import annotations
 
+from jdr.core.french import state_label
 from jdr.core.results import Row, Section, SheetView
 from jdr.core.system import SystemHelp
 from jdr.names import normalize
 from jdr.systems.cydonia.adventure import carrying_left, creatures
-from jdr.systems.cydonia.checks import STATE_WORDS, Character
+from jdr.systems.cydonia.checks import Character
 from jdr.systems.cydonia.progression import reputation_bonus, reputation_title
 from jdr.systems.cydonia.tables import (
     ABBREVIATIONS,
@@ -68,7 +69,7 @@ def _health(c: Character) -> Section:
     rows = [Row("hit_points", "PV", s.pv.actuels, f"{s.pv.actuels}/{s.pv.max}", "R000.34")]
     if s.mana is not None:
         rows.append(Row("mana", "Mana", s.mana.actuels, f"{s.mana.actuels}/{s.mana.max}", "R000.07"))
-    rows.append(Row("state", "État", c.state, STATE_WORDS[c.state], "R000.34"))
+    rows.append(Row("state", "État", c.state, state_label(c.state, c.genre), "R000.34"))
     if s.etat.assomme:
         rows.append(Row("knockout_damage", "Assommé (dégâts)", s.etat.assomme, rule="R000.41"))
     if s.etat.malus:

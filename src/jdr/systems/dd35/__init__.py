@@ -3,7 +3,7 @@
 The package reads like the rulebook: `tables` (every table as data), `sheet` (the sheet model),
 `config` (the configurable choices of 3.7), `character` (derived values: BAB, AC, DR, HP,
 perception), `checks` (each check defined once, and the opposed-roll tie rule), `resolution`
-(what `jdr check`/`odds` roll), `combat` (damage, criticals, attacks, manoeuvres), `initiative`,
+(what `jdr test`/`odds` roll), `combat` (damage, criticals, attacks, manoeuvres), `initiative`,
 `turn` (the actions of a turn), `rules` (the system's own rules, `jdr regle`: manoeuvre,
 attendre, surprise, tour), `progression` (levels), `view` (sheet show, help), `options` (the
 actions and their `--opt` keys), `demo`, and `system` (the `GameSystem`).

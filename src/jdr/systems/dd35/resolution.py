@@ -1,4 +1,4 @@
-"""What `jdr check` / `jdr odds` roll in dd35 (RULES.md 3.2): a request becomes ONE definition,
+"""What `jdr test` / `jdr chances` roll in dd35 (RULES.md 3.2): a request becomes ONE definition,
 a `Check` (against a DC, an AC, or nothing) or a `Contest` (two checks, R002.08 "jet opposé").
 
 What COMPETENCE names (D-ALL.01):
@@ -177,7 +177,7 @@ def _refuse_unused(request: CheckRequest[Sheet]) -> None:
         raise RuleError("--choix : le système dd35 lance un seul d20, il n'y a pas de dé à choisir")
     if request.carac is not None:
         raise RuleError("--carac : en dd35 la compétence dit déjà ce qui s'ajoute au d20 "
-                        "(pour un test de caractéristique : jdr check FICHE force)")
+                        "(pour un test de caractéristique : jdr test FICHE force)")
 
 
 def _against_flat_footed_ac(skill: str | None) -> bool:

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from jdr.core.sheet import InRange, Int, NormalizedKeys, PoolField, normalized_keys
+from jdr.core.sheet import GenreField, InRange, Int, NormalizedKeys, PoolField, normalized_keys
 from jdr.names import normalize
 from jdr.systems.dd35.tables import ABILITY_ALIASES, ARMOURS, CLASSES, MAX_LEVEL
 
@@ -159,6 +159,7 @@ class Sheet(BaseModel):
     model_config = ConfigDict(extra="allow")
     systeme: Literal["dd35"]
     nom: str
+    genre: GenreField = None  # f, m ou absent (neutre) : accord des messages
     caracteristiques: Annotated[Abilities, BeforeValidator(_abilities)]
     classes: Annotated[dict[ClassName, Level], NormalizedKeys("classes")]
     des_de_vie: Annotated[Int, InRange(1, 60)] | None = None

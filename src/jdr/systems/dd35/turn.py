@@ -1,5 +1,5 @@
 """The actions of a turn in dd35 (R002.14, R002.15, A002.14, A002.15, A002.20): pure values and a
-verdict, checked before `jdr attack` or the `manoeuvre` rule plays (`--opt tour=mouvement+simple`)
+verdict, checked before `jdr attaque` or the `manoeuvre` rule plays (`--opt tour=mouvement+simple`)
 and by the `tour` rule."""
 
 from __future__ import annotations

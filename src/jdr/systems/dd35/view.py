@@ -1,4 +1,4 @@
-"""What `jdr sheet show` and `jdr aide dd35` show: every derived value the document defines, as
+"""What `jdr fiche voir` and `jdr aide dd35` show: every derived value the document defines, as
 the core's `SheetView` / `SystemHelp` (rendered by jdr.render)."""
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from jdr.core.check import Check, CheckResult, Odds
+from jdr.core.french import de
 from jdr.core.results import Line, Notes, Report
 from jdr.core.system import Chooser, Loaded, Outcome, SheetChange, default_choice
 from jdr.dice.source import DiceSource
@@ -45,7 +46,7 @@ def refuse_care(patient: Cat, next_day: bool) -> None:
         raise RuleError(f"{patient.name} a déjà été soigné avec succès : le jet ne se retente pas "
                         "pour faire mieux ; de nouvelles blessures pourront l'être (R004.33)")
     if patient.care == "rate" and not next_day:
-        raise RuleError(f"le soin de {patient.name} a échoué : nouvel essai le lendemain "
+        raise RuleError(f"le soin {de(patient.name)} a échoué : nouvel essai le lendemain "
                         "(--opt lendemain=oui quand la journée est passée) (R004.33)")
 
 

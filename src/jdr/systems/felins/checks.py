@@ -128,7 +128,7 @@ def resolve_name(name: str) -> Target:
 
 
 def target_of(name: str, carac: str | None) -> Target:
-    """`jdr check FICHE NOM [--carac C]`: with `--carac`, a characteristic roll; a skill's
+    """`jdr test FICHE NOM [--carac C]`: with `--carac`, a characteristic roll; a skill's
     characteristics are fixed (R004.10), so a skill name beside `--carac` is refused."""
     if not carac:
         return resolve_name(name)

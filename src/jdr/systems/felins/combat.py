@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jdr.core.check import CheckResult
+from jdr.core.french import Genre
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import AttackReport, Damage, Health, Line, StateChange, Step
 from jdr.core.system import Chooser, Loaded, Outcome, SheetChange, default_choice
@@ -127,10 +128,10 @@ def _summary(blow: Blow, attacker: str, defender: str) -> tuple[Line, ...]:
     return tuple(lines)
 
 
-def _state(blow: Blow) -> StateChange | None:
+def _state(blow: Blow, genre: Genre = None) -> StateChange | None:
     before = tables.RESULT_STATES[blow.outcome.state_before]
     after = tables.RESULT_STATES[blow.outcome.state_after]
-    return None if before == after else StateChange(before, after)
+    return None if before == after else StateChange(before, after, genre)
 
 
 def attack_report(attacker: Cat, defender: Cat, cover: Cover, blow: Blow,
@@ -149,7 +150,7 @@ def attack_report(attacker: Cat, defender: Cat, cover: Cover, blow: Blow,
     notes = (cover.line(defender.characteristics["agilite"]),
              *_summary(blow, attacker.name, defender.name))
     return AttackReport(attacker.name, defender.name, hit, tuple(steps), damage, None, health,
-                        _state(blow), blow.roll.critical, notes, "R004.23",
+                        _state(blow, defender.genre), blow.roll.critical, notes, "R004.23",
                         tables.SKILLS[tables.COMBAT_SKILL].name)
 
 

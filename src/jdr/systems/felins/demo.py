@@ -1,7 +1,7 @@
 """`jdr demo felins`: a short scene in the forest of Perce-neige, played by the rules' own actions.
 
 The forum post has no example characters: Patte-de-Brume is the sheet of SHEETS.md (and of
-`jdr sheet new felins`), Œil-de-Lynx a warrior of the plains built on the same model. Nothing is
+`jdr fiche nouvelle felins`), Œil-de-Lynx a warrior of the plains built on the same model. Nothing is
 written to disk: the sheets live in memory and each action's changes are applied to them.
 """
 

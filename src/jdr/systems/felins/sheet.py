@@ -12,7 +12,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 from pydantic_core import PydanticCustomError
 
-from jdr.core.sheet import InRange, Int, NormalizedKeys, SheetDocument, normalized_keys, validate
+from jdr.core.french import Genre, accord, de, is_state
+from jdr.core.sheet import GenreField, InRange, Int, NormalizedKeys, SheetDocument, normalized_keys, validate
 from jdr.errors import RuleError
 from jdr.names import lookup, normalize
 from jdr.systems.felins import tables
@@ -103,6 +104,7 @@ class FelinsSheet(BaseModel):
     model_config = ConfigDict(extra="allow")
     systeme: Annotated[str, BeforeValidator(_system_is_felins)]
     nom: str
+    genre: GenreField = None  # f, m ou absent (neutre) : accord des messages
     rang: Rank
     clan: Clan
     caracteristiques: Annotated[Characteristics, NormalizedKeys("caracteristiques")]
@@ -152,6 +154,7 @@ class Cat:
     state: str
     unconscious_minutes: int = 0
     care: str = "aucun"
+    genre: Genre = None
 
     @classmethod
     def from_sheet(cls, sheet: FelinsSheet) -> Cat:
@@ -160,7 +163,7 @@ class Cat:
             characteristics=sheet.caracteristiques.model_dump(),
             skills=dict(sheet.competences), reputation=sheet.reputation,
             wounds=sheet.blessures, state=sheet.etat, unconscious_minutes=sheet.inconscience,
-            care=sheet.soins,
+            care=sheet.soins, genre=sheet.genre,
         )
 
     @property
@@ -209,14 +212,16 @@ class Cat:
         """D-ALL.02 only a conscious cat still in the fight acts (R004.28, R004.32)."""
         if self.state != "conscient":
             rule = "R004.28" if self.state == tables.FLED else "R004.32"
-            state = tables.STATES[self.state]
-            raise RuleError(f"{self.name} est {state} : il ne peut pas {what} ({rule})")
+            raise RuleError(f"{is_state(self.name, tables.RESULT_STATES[self.state], self.genre)} : "
+                            + accord(self.genre, f"il ne peut pas {what}", f"elle ne peut pas {what}",
+                                     f"impossible {de(what)}") + f" ({rule})")
 
     def require_awake(self, what: str) -> None:
         """A reaction (an opposed roll's other side) needs only an awake cat (R004.32)."""
         if not self.awake:
-            state = tables.STATES[self.state]
-            raise RuleError(f"{self.name} est {state} : il ne peut pas {what} (R004.32)")
+            raise RuleError(f"{is_state(self.name, tables.RESULT_STATES[self.state], self.genre)} : "
+                            + accord(self.genre, f"il ne peut pas {what}", f"elle ne peut pas {what}",
+                                     f"impossible {de(what)}") + " (R004.32)")
 
 
 def load_cat(doc: SheetDocument) -> Cat:

@@ -41,7 +41,7 @@ from jdr.systems.felins.rules import RULES, Rules
 from jdr.systems.felins.sheet import TEMPLATE, Cat, creation_problems, load_cat
 from jdr.systems.felins.view import sheet_view, system_help
 
-#: What `jdr attack` takes that has no meaning here (no weapons list, no location, no defence).
+#: What `jdr attaque` takes that has no meaning here (no weapons list, no location, no defence).
 _NO_ATTACK_FLAG = ("--defense", "--visee", "--critique", "--complete")
 
 

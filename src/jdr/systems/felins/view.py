@@ -1,4 +1,4 @@
-"""What a player reads of the system: `jdr sheet show` (the sheet with every computed value) and
+"""What a player reads of the system: `jdr fiche voir` (the sheet with every computed value) and
 `jdr aide felins` (characteristics, skills, what the dice do)."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def _combat(cat: Cat) -> Section:
 
 
 def sheet_view(cat: Cat, config: FelinsConfig = DEFAULT) -> SheetView:
-    """`jdr sheet show`: the sheet with every computed skill score (R004.06, R004.09)."""
+    """`jdr fiche voir`: the sheet with every computed skill score (R004.06, R004.09)."""
     return SheetView("felins", cat.name, (_identity(cat), _characteristics(cat),
                                           _skills(cat, config), _combat(cat)))
 

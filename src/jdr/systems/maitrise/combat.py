@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import ContestResult
+from jdr.core.french import accord, de, state_label
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import (
     AttackReport,
@@ -171,7 +172,7 @@ def roll_attack(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
     result = check.roll(source)
     if result.critical == "success" and plan.critical is None:
         plan = replace(plan, critical=_ask(
-            chooser, f"Attaque critique de {plan.attacker.name} : quelle option ?",
+            chooser, f"Attaque critique {de(plan.attacker.name)} : quelle option ?",
             ATTACK_CRITICALS, result))
     if result.critical == "success" and plan.critical == "rapidite":
         result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.18")
@@ -199,7 +200,7 @@ def roll_defence(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
     footing: RollResult | None = None
     if result.critical == "success" and plan.defence_critical is None:
         plan = replace(plan, defence_critical=_ask(
-            chooser, f"Défense critique de {plan.defender.name} : quelle option ?",
+            chooser, f"Défense critique {de(plan.defender.name)} : quelle option ?",
             DEFENCE_CRITICALS, result))
     if result.critical == "success":
         if plan.defence_critical == "rapidite":
@@ -283,7 +284,7 @@ def wound(plan: AttackPlan, doc: SheetDocument, blow: Damage | None
     before = hp[1]
     after = before if blow is None else max(0, before - blow.suffered)
     state = StateChange(defender.state(),
-                        _state_after(defender, after, plan.kill and blow is not None))
+                        _state_after(defender, after, plan.kill and blow is not None), defender.genre)
     changes: tuple[SheetChange, ...] = ()
     if blow is not None:
         changes = (_hp_change(doc, defender, hp, after),)
@@ -397,12 +398,20 @@ def attack(request: AttackRequest[Character], source: DiceSource, config: Maitri
 INITIATIVE = OrderRule(rolloff_sides=DIE, rule="A001.25", score_label="initiative")
 
 
+def _state_words(c: Character) -> str:
+    """D-001.30 the state in words, agreed (« morte (décision du MJ) »)."""
+    if c.state() == DEAD:
+        return f"{state_label('mort', c.genre)} (décision du MJ)"
+    return STATE_WORDS[c.state()]
+
+
 def initiative(sheets: tuple[Loaded[Character], ...], source: DiceSource) -> Order:
     """R001.24 / A001.25: order by Adresse, highest first; ties broken by d20 roll-offs (re-rolled while
     still tied), dice rolled in the order the sheets were given (`core.initiative.order`)."""
     chars = [s.model for s in sheets]
     ranked = order([Entrant(c.name, c.characteristic("adresse")) for c in chars], INITIATIVE,
                    source)
-    down = tuple(Line(f"{c.name} est {STATE_WORDS[c.state()]} : il ne joue pas", "D-ALL.02")
+    down = tuple(Line(f"{c.name} est {_state_words(c)} : "
+                      + accord(c.genre, "il ne joue pas", "elle ne joue pas", "pas de tour"), "D-ALL.02")
                  for c in chars if not c.can_act())
     return replace(ranked, notes=down) if down else ranked

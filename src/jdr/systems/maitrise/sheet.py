@@ -13,8 +13,10 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from jdr.core.french import Genre
 from jdr.core.results import Line, Row, Section, SheetView
 from jdr.core.sheet import (
+    GenreField,
     InRange,
     Int,
     NormalizedKeys,
@@ -114,6 +116,7 @@ class MaitriseSheet(BaseModel):
 
     systeme: Annotated[str, BeforeValidator(_system)]
     nom: str
+    genre: GenreField = None  # f, m ou absent (neutre) : accord des messages
     caracteristiques: Annotated[Characteristics, NormalizedKeys("caracteristiques")]
     competences: Annotated[dict[str, SkillValue], NormalizedKeys("competences")] = Field(
         default_factory=dict
@@ -149,6 +152,7 @@ class Character:
     extra_faces: dict[str, tuple[int, ...]]
     config: MaitriseConfig = field(default=DEFAULT)
     dead: bool = False  # D-001.30: the MJ's decision, kept in `etat.mort`
+    genre: Genre = None  # how messages agree (docs/fiches.md)
 
     # -- characteristics ---------------------------------------------------
 
@@ -365,10 +369,11 @@ def load_character(doc: SheetDocument, config: MaitriseConfig = DEFAULT) -> Char
         extra_faces={k: tuple(int(f) for f in v) for k, v in model.faces_critiques.items()},
         config=config,
         dead=model.etat is not None and model.etat.mort,
+        genre=model.genre,
     )
 
 
-# ------------------------------------------------------------------ `jdr sheet show`
+# ------------------------------------------------------------------ `jdr fiche voir`
 
 
 def _faces_text(faces: frozenset[int]) -> str:
@@ -417,7 +422,7 @@ def _combat_rows(char: Character) -> tuple[Row, ...]:
 
 
 def sheet_view(char: Character) -> SheetView:
-    """`jdr sheet show`: characteristics, skills with their rank, combat, progression."""
+    """`jdr fiche voir`: characteristics, skills with their rank, combat, progression."""
     progression = (Row("xp", "XP", char.xp, f"{char.xp} XP à dépenser", "R001.25"),
                    Row("gold", "Or", char.gold, f"{char.gold} pièce(s) d'or", "R001.28"))
     return SheetView("maitrise", char.name, (
