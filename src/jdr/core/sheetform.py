@@ -1,0 +1,551 @@
+"""The sheet form: a system's sheet model and its declared labels turned into a form.
+
+A system declares its data in `systems/<id>/form.py` (`FORM = FormData(...)`): the pydantic model
+of its sheet, the French label of every key, the lists of names (enumerations), the maps whose
+keys are fixed (shown as one field per key). From it this module builds, with no knowledge of
+any system:
+
+- `schema_of(form)`: the form's description (`Schema`): groups, lists and maps one can add to and
+  remove from, whole numbers with their range (`InRange`), choices, booleans, texts;
+- `nodes(schema, data)`: that description filled with a sheet's values (`Node`: names, ids,
+  labels, problems beside each field);
+- `read(schema, form, name)`: the values a browser sent, back to plain data;
+- `merge(schema, yaml, value)`: those values put into the YAML document as the person wrote it
+  (comments, key order and spelling kept where keys survive; keys the schema does not know stay);
+- `draft_problems(system, text, creating)`: every problem of a draft, each with its path.
+
+Patterns name the keys of a schema: `caracteristiques.dexterite`, `armes.*.nom` (a list's items),
+`competences.*` (a map's values); in `choices`, a map's own pattern lists its keys' names.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel
+
+from jdr.core.sheet import Bounded, Pool, SheetDocument
+from jdr.errors import Problem, RuleError, SheetError, locate
+from jdr.names import normalize
+
+if TYPE_CHECKING:
+    from jdr.core.system import GameSystem
+
+Choice = tuple[str, str]  # (value written in the sheet, French label)
+ROOT = "f"
+SYSTEM_KEY = "systeme"  # SHEETS.md: every sheet names its system; the form never edits it
+POOL_LABELS = {"max": "Maximum", "actuels": "Actuels"}  # the fields of `core.sheet.Pool`
+
+
+@dataclass(frozen=True)
+class FormData:
+    """What a system declares about its sheet form (`systems/<id>/form.py`, `FORM`)."""
+
+    model: type[BaseModel]
+    labels: Mapping[str, str] = field(default_factory=dict)
+    choices: Mapping[str, Sequence[Choice]] = field(default_factory=dict)
+    suggested: frozenset[str] = frozenset()  # choices that are suggestions: any text allowed
+    fixed: Mapping[str, Sequence[Choice]] = field(default_factory=dict)  # map → its fixed keys
+    adds: Mapping[str, str] = field(default_factory=dict)  # list or map → its add button's text
+    keys: Mapping[str, str] = field(default_factory=dict)  # map → the label of its keys
+    folded: frozenset[str] = frozenset()  # groups shown folded (what the engine keeps)
+    help: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """One field of the form, before any value: its kind, French label, range or choices."""
+
+    pattern: str
+    kind: str  # group, list, map, int, bool, text, select
+    label: str
+    required: bool = False
+    default: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Choice, ...] = ()
+    suggested: bool = False
+    fields: tuple[tuple[str, Schema], ...] = ()
+    item: Schema | None = None  # a list's items, a map's values
+    key: Schema | None = None  # a map's keys
+    pool: bool = False  # `pv: 30` and `{max: 30, actuels: 30}` are the same value
+    add: str = ""
+    folded: bool = False
+    help: str = ""
+
+
+def form_data(system: GameSystem[Any]) -> FormData:
+    """The `FORM` of the system's package (`form` module beside its system class)."""
+    module = sys.modules[type(system).__module__]
+    package = module.__package__ or module.__name__
+    try:
+        found = import_module(f"{package}.form")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.form":
+            raise
+        raise RuleError(f"le système « {system.id} » ne décrit pas le formulaire de sa fiche "
+                        "(module form)") from None
+    data = getattr(found, "FORM", None)
+    if not isinstance(data, FormData):
+        raise RuleError(f"le système « {system.id} » : form.FORM n'est pas un FormData")
+    return data
+
+
+_SCHEMAS: dict[int, tuple[FormData, Schema]] = {}
+
+
+def schema_of(form: FormData) -> Schema:
+    """The form's description (built once per declaration)."""
+    cached = _SCHEMAS.get(id(form))
+    if cached is None or cached[0] is not form:
+        root = Schema("", "group", "", True, fields=_fields(form.model, "", form))
+        cached = _SCHEMAS[id(form)] = (form, root)
+    return cached[1]
+
+
+# ------------------------------------------------------------------ description
+
+
+def _human(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+def label_of(form: FormData, pattern: str) -> str:
+    """The declared label of a pattern, else of its last key, else the key itself."""
+    last = pattern.rsplit(".", 1)[-1]
+    if pattern in form.labels:
+        return form.labels[pattern]
+    if last != "*" and last in form.labels:
+        return form.labels[last]
+    if last in POOL_LABELS:
+        return POOL_LABELS[last]
+    return _human(last) if last != "*" else label_of(form, pattern.rsplit(".", 1)[0])
+
+
+def _plain_default(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(by_alias=True)
+    return value
+
+
+def _fields(model: type[BaseModel], pattern: str, form: FormData) -> tuple[tuple[str, Schema], ...]:
+    out: list[tuple[str, Schema]] = []
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        if not pattern and key == SYSTEM_KEY:
+            continue
+        where = f"{pattern}.{key}" if pattern else key
+        default = None if info.is_required() else _plain_default(
+            info.get_default(call_default_factory=True))
+        out.append((key, _schema(info.annotation, list(info.metadata), where, form,
+                                 info.is_required(), default)))
+    return tuple(out)
+
+
+def _unwrap(tp: Any, meta: list[Any], required: bool) -> tuple[Any, list[Any], bool]:
+    """Annotated[...] → its type and metadata; `X | None` → X, not required."""
+    while True:
+        origin = get_origin(tp)
+        if origin is Annotated:
+            tp, *extra = get_args(tp)
+            meta = [*meta, *extra]
+        elif origin in (Union, types.UnionType):
+            args = [a for a in get_args(tp) if a is not type(None)]
+            required = required and len(args) == len(get_args(tp))
+            tp = args[0]
+        else:
+            return tp, meta, required
+
+
+def _schema(tp: Any, meta: list[Any], pattern: str, form: FormData, required: bool,
+            default: Any) -> Schema:
+    tp, meta, required = _unwrap(tp, meta, required)
+    origin = get_origin(tp)
+    base = Schema(pattern, "text", label_of(form, pattern), required, default,
+                  folded=pattern in form.folded, help=form.help.get(pattern, ""),
+                  add=form.adds.get(pattern, ""))
+    if origin is dict and pattern in form.fixed:
+        value_type = get_args(tp)[1]
+        fields = tuple((key, _labelled(_schema(value_type, [], f"{pattern}.{key}", form, True,
+                                               None), label))
+                       for key, label in form.fixed[pattern])
+        return _with(base, kind="group", fields=fields)
+    if origin is dict or origin is list:
+        return _container(tp, base, form)
+    if origin is Literal:
+        values = [str(v) for v in get_args(tp)]
+        return _with(base, kind="select", choices=tuple(form.choices.get(pattern, ())) or
+                     tuple((v, v) for v in values))
+    if tp is bool:
+        return _with(base, kind="bool")
+    if tp is int:
+        bounds = next((m for m in meta if isinstance(m, Bounded)), None)
+        return _with(base, kind="int", minimum=bounds.lo if bounds else None,
+                     maximum=bounds.hi if bounds else None)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return _with(base, kind="group", fields=_fields(tp, pattern, form), pool=tp is Pool)
+    if pattern in form.choices:
+        return _with(base, kind="select", choices=tuple(form.choices[pattern]),
+                     suggested=pattern in form.suggested)
+    return base
+
+
+def _container(tp: Any, base: Schema, form: FormData) -> Schema:
+    """A list (`armes.*`) or a map (`competences`: keys, `competences.*`: values)."""
+    args = get_args(tp)
+    pattern = base.pattern
+    item = _schema(args[-1], [], f"{pattern}.*", form, True, None)
+    if get_origin(tp) is list:
+        return _with(base, kind="list", item=item)
+    key_type, _, _ = _unwrap(args[0], [], True)
+    key = Schema(pattern, "text", form.keys.get(pattern, "Nom"), True)
+    if get_origin(key_type) is Literal:
+        values = [str(v) for v in get_args(key_type)]
+        key = _with(key, kind="select", choices=tuple(form.choices.get(pattern, ())) or
+                    tuple((v, v) for v in values))
+    elif pattern in form.choices:
+        key = _with(key, kind="select", choices=tuple(form.choices[pattern]),
+                    suggested=pattern in form.suggested)
+    return _with(base, kind="map", item=item, key=key)
+
+
+def _with(schema: Schema, **changes: Any) -> Schema:
+    from dataclasses import replace
+
+    return replace(schema, **changes)
+
+
+def _labelled(schema: Schema, label: str) -> Schema:
+    return _with(schema, label=label)
+
+
+def walk(schema: Schema) -> list[Schema]:
+    """Every field of a description, depth first (for tests and checks)."""
+    out = [schema]
+    for _, child in schema.fields:
+        out += walk(child)
+    for part in (schema.key, schema.item):
+        if part is not None:
+            out += walk(part)
+    return out
+
+
+# ------------------------------------------------------------------ with values
+
+
+@dataclass
+class Node:
+    """A field with its value, as the page shows it: `name` in the form, `where` the path the
+    problems name (normalized keys, list indexes), `problems` the French reasons beside it."""
+
+    schema: Schema
+    name: str
+    where: tuple[str, ...]
+    label: str
+    kind: str
+    value: str = ""
+    checked: bool = False
+    children: list[Node] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    index: int = 0
+
+    @property
+    def ident(self) -> str:
+        return "champ-" + re.sub(r"[^A-Za-z0-9_-]", "_", self.name[len(ROOT) + 1:]
+                                 ).replace("/", "-")
+
+    def options(self) -> list[Choice]:
+        """The choices, and the current value first if the sheet holds another one."""
+        known = list(self.schema.choices)
+        if self.value and all(normalize(v) != normalize(self.value) for v, _ in known):
+            known.insert(0, (self.value, self.value))
+        return known
+
+    def selected(self, value: str) -> bool:
+        return normalize(value) == normalize(self.value)
+
+    def all(self) -> list[Node]:
+        out = [self]
+        for child in self.children:
+            out += child.all()
+        return out
+
+
+def _get(data: Any, key: str) -> Any:
+    if not isinstance(data, Mapping):
+        return None
+    wanted = normalize(key)
+    return next((v for k, v in data.items() if normalize(str(k)) == wanted), None)
+
+
+def _text(value: Any) -> str:
+    if value is None or isinstance(value, (dict, list)):
+        return ""
+    return str(value)
+
+
+def nodes(schema: Schema, data: Any, name: str = ROOT, where: tuple[str, ...] = (),
+          label: str | None = None, index: int = 0) -> Node:
+    """The description filled with the values of `data` (a sheet's plain data)."""
+    node = Node(schema, name, where, label or schema.label, schema.kind, index=index)
+    if schema.kind == "group":
+        if schema.pool and isinstance(data, int) and not isinstance(data, bool):
+            data = {"max": data, "actuels": data}
+        node.children = [nodes(child, _get(data, key), f"{name}/{key}", (*where, key))
+                         for key, child in schema.fields]
+    elif schema.kind == "list":
+        assert schema.item is not None
+        items = data if isinstance(data, list) else []
+        node.children = [nodes(schema.item, v, f"{name}/{i}", (*where, str(i)),
+                               f"{schema.item.label} n° {i + 1}", i)
+                         for i, v in enumerate(items)]
+    elif schema.kind == "map":
+        entries = data.items() if isinstance(data, Mapping) else []
+        node.children = [_entry(schema, i, str(k), v, name, where) for i, (k, v) in
+                         enumerate(entries)]
+    elif schema.kind == "bool":
+        node.checked = bool(data) if data is not None else bool(schema.default)
+    else:
+        node.value = _text(schema.default if data is None else data)
+    return node
+
+
+def _entry(schema: Schema, i: int, key: str, value: Any, name: str,
+           where: tuple[str, ...]) -> Node:
+    assert schema.key is not None and schema.item is not None
+    at = (*where, normalize(key))
+    entry = Node(schema, f"{name}/{i}", at, f"{schema.label} n° {i + 1}", "entry", index=i)
+    key_node = Node(schema.key, f"{name}/{i}/cle", at, f"{schema.key.label} n° {i + 1}",
+                    schema.key.kind, value=key)
+    entry.children = [key_node, nodes(schema.item, value, f"{name}/{i}/valeur", at,
+                                      f"{schema.item.label} n° {i + 1}")]
+    return entry
+
+
+def blank(schema: Schema) -> Any:
+    """The plain value of a new item: its required fields empty, its defaults."""
+    if schema.kind == "group":
+        return {key: blank(child) for key, child in schema.fields if child.default is not None}
+    return schema.default
+
+
+def place(root: Node, problems: Sequence[Problem]) -> list[str]:
+    """Each problem beside the deepest field its path names; the others are returned."""
+    index: dict[tuple[str, ...], Node] = {}
+    for node in root.all()[1:]:
+        if node.where:
+            index.setdefault(node.where, node)
+    left: list[str] = []
+    for problem in problems:
+        path = tuple(normalize(p) for p in problem.path)
+        target = next((index[path[:k]] for k in range(len(path), 0, -1) if path[:k] in index),
+                      None)
+        if target is None:
+            left.append(problem.message if not problem.path else
+                        f"{'.'.join(problem.path)} : {problem.message}")
+        elif problem.message not in target.problems:
+            target.problems.append(problem.message)
+    return left
+
+
+# ------------------------------------------------------------------ reading a form back
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
+_WHOLE = re.compile(r"[-+]?[0-9]{1,12}")
+
+
+def _one(form: Mapping[str, list[str]], key: str) -> str:
+    values = form.get(key)
+    return values[0].strip() if values else ""
+
+
+def _indexes(form: Mapping[str, list[str]], name: str) -> list[int]:
+    prefix = name + "/"
+    found = {int(k[len(prefix):].split("/", 1)[0]) for k in form
+             if k.startswith(prefix) and k[len(prefix):].split("/", 1)[0].isdigit()}
+    return sorted(found)
+
+
+def read(schema: Schema, form: Mapping[str, list[str]], name: str = ROOT) -> Any:
+    """The plain value of a field from the submitted form; ABSENT when left empty."""
+    if schema.kind == "group":
+        out = {}
+        for key, child in schema.fields:
+            value = read(child, form, f"{name}/{key}")
+            if value is not ABSENT:
+                out[key] = value
+        return out if out or schema.required else ABSENT
+    if schema.kind in ("list", "map"):
+        return _read_many(schema, form, name)
+    if schema.kind == "bool":
+        return name in form and _one(form, name) != "non"
+    text = _one(form, name)
+    if not text:
+        return ABSENT
+    if schema.kind == "int" and _WHOLE.fullmatch(text):
+        return int(text)
+    return text
+
+
+def _read_many(schema: Schema, form: Mapping[str, list[str]], name: str) -> Any:
+    assert schema.item is not None
+    if schema.kind == "list":
+        items = [read(schema.item, form, f"{name}/{i}") for i in _indexes(form, name)]
+        return [v for v in items if v is not ABSENT]
+    out: dict[str, Any] = {}
+    for i in _indexes(form, name):
+        key = _one(form, f"{name}/{i}/cle")
+        value = read(schema.item, form, f"{name}/{i}/valeur")
+        if key:
+            out[key] = None if value is ABSENT else value
+    return out
+
+
+def values_of(root: Node) -> dict[str, list[str]]:
+    """What a browser sends for these nodes: every input with its value, and the marker of
+    each list item and map entry (`…/3/_`, so that an item left empty is still there)."""
+    out: dict[str, list[str]] = {}
+    for node in root.all():
+        if node.kind in ("list", "map"):
+            for child in node.children:
+                out[f"{child.name}/_"] = [""]
+        if node.kind == "bool" and node.checked:
+            out[node.name] = ["oui"]
+        elif node.kind in ("int", "text", "select"):
+            out[node.name] = [node.value]
+    return out
+
+
+# ------------------------------------------------------------------ writing into the YAML
+
+
+def _same(value: Any, default: Any) -> bool:
+    if isinstance(default, Mapping) and isinstance(value, Mapping):
+        return all(k not in value or _same(value[k], d) for k, d in default.items()) and \
+            set(value) <= set(default)
+    if default is None:
+        return value is None or value is ABSENT
+    return bool(value == default)
+
+
+def defaults(schema: Schema) -> Any:
+    """A group's value when every field keeps its default (nothing worth writing)."""
+    if schema.kind != "group":
+        return schema.default
+    return {key: defaults(child) for key, child in schema.fields}
+
+
+def _key(mapping: Any, name: str) -> str | None:
+    wanted = normalize(name)
+    return next((str(k) for k in mapping if normalize(str(k)) == wanted), None)
+
+
+def merge(schema: Schema, target: Any, value: Mapping[str, Any]) -> None:
+    """Put a group's values into a YAML table: changed keys replaced, emptied keys removed,
+    new keys added after the others (their default left out), unknown keys kept."""
+    for key, child in schema.fields:
+        new = value.get(key, ABSENT)
+        old_key = _key(target, key)
+        if new is ABSENT:
+            if old_key is not None:
+                del target[old_key]
+        elif old_key is not None:
+            target[old_key] = _merged(child, target[old_key], new)
+        elif child.required or not (_same(new, child.default) or _same(new, defaults(child))):
+            target[key] = fresh(child, new)
+
+
+def fresh(schema: Schema, value: Any, like: Any = None) -> Any:
+    """A new value as written into the sheet: fields left at their default are left out; a new
+    list item takes the flow style (`{nom: …}`) of the one before it."""
+    from ruamel.yaml.comments import CommentedMap
+
+    if schema.kind == "group" and isinstance(value, Mapping):
+        out = CommentedMap()
+        for key, child in schema.fields:
+            if key in value and (child.required or not _same(value[key], child.default)):
+                out[key] = fresh(child, value[key])
+        for key in value:
+            if key not in out and all(key != k for k, _ in schema.fields):
+                out[key] = value[key]
+        if isinstance(like, CommentedMap) and like.fa.flow_style():
+            out.fa.set_flow_style()
+        return out
+    if schema.kind == "list" and isinstance(value, list) and schema.item is not None:
+        return [fresh(schema.item, v) for v in value]
+    if schema.kind == "map" and isinstance(value, Mapping) and schema.item is not None:
+        return {k: fresh(schema.item, v) for k, v in value.items()}
+    return value
+
+
+def _merged(schema: Schema, old: Any, new: Any) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if schema.kind == "group" and isinstance(old, CommentedMap) and isinstance(new, Mapping):
+        merge(schema, old, new)
+        return old
+    if schema.pool and isinstance(old, int) and new == {"max": old, "actuels": old}:
+        return old
+    if schema.kind == "map" and isinstance(old, CommentedMap) and isinstance(new, Mapping):
+        assert schema.item is not None
+        wanted = {normalize(k): (k, v) for k, v in new.items()}
+        for k in [k for k in old if normalize(str(k)) not in wanted]:
+            del old[k]
+        for norm, (k, v) in wanted.items():
+            found = _key(old, norm)
+            if found is None:
+                old[k] = fresh(schema.item, v)
+            else:
+                old[found] = _merged(schema.item, old[found], v)
+        return old
+    if schema.kind == "list" and isinstance(old, CommentedSeq) and isinstance(new, list):
+        assert schema.item is not None
+        for i, v in enumerate(new):
+            if i < len(old):
+                old[i] = _merged(schema.item, old[i], v)
+            else:
+                old.append(fresh(schema.item, v, like=old[0] if old else None))
+        del old[len(new):]
+        return old
+    return old if old == new and type(old) is type(new) else new
+
+
+def draft(form_data: FormData, base_text: str, form: Mapping[str, list[str]]) -> str:
+    """The YAML of a draft: `base_text` (the stored sheet, or the system's template) with the
+    form's values in."""
+    from pathlib import Path
+
+    doc = SheetDocument.from_text(base_text, Path("fiche.yaml"))
+    schema = schema_of(form_data)
+    value = read(schema, form)
+    merge(schema, doc.data, value)
+    return doc.dump()
+
+
+def draft_problems(system: GameSystem[Any], text: str, creating: bool) -> list[Problem]:
+    """Every problem of a draft, with its path: the sheet's rules, and at creation the
+    creation rules (`creation_problems`: budgets, people ...)."""
+    from pathlib import Path
+
+    from jdr.core.system import Loaded
+
+    try:
+        doc = SheetDocument.from_text(text, Path("fiche.yaml"))
+        model = system.load(doc)
+    except SheetError as exc:
+        return exc.details or [Problem((), exc.message)]
+    if not creating:
+        return []
+    return [locate(p) for p in system.creation_problems(Loaded(doc, model, system.name_of(model)))]
