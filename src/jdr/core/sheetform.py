@@ -254,11 +254,17 @@ class Node:
     children: list[Node] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     index: int = 0
+    slot: bool = True  # has its own place for problems (a map's key and value use the entry's)
+    described_by: str = ""
 
     @property
     def ident(self) -> str:
         return "champ-" + re.sub(r"[^A-Za-z0-9_-]", "_", self.name[len(ROOT) + 1:]
                                  ).replace("/", "-")
+
+    @property
+    def error_id(self) -> str:
+        return self.described_by or f"{self.ident}-err"
 
     def options(self) -> list[Choice]:
         """The choices, and the current value first if the sheet holds another one."""
@@ -325,7 +331,81 @@ def _entry(schema: Schema, i: int, key: str, value: Any, name: str,
                     schema.key.kind, value=key)
     entry.children = [key_node, nodes(schema.item, value, f"{name}/{i}/valeur", at,
                                       f"{schema.item.label} n° {i + 1}")]
+    return _tie(entry)
+
+
+def _tie(entry: Node) -> Node:
+    """A map entry's key and scalar value show their problems in the entry's place."""
+    key_node, value_node = entry.children
+    key_node.slot, key_node.described_by = False, entry.error_id
+    if value_node.kind in ("int", "text", "select", "bool"):
+        value_node.slot, value_node.described_by = False, entry.error_id
     return entry
+
+
+def form_nodes(schema: Schema, form: Mapping[str, list[str]], name: str = ROOT,
+               where: tuple[str, ...] = (), label: str | None = None, index: int = 0) -> Node:
+    """The nodes of a submitted form, named as the browser named them (a list's items keep
+    their index in the page, their `where` is their place in the sheet), values as typed."""
+    node = Node(schema, name, where, label or schema.label, schema.kind, index=index)
+    if schema.kind == "group":
+        node.children = [form_nodes(child, form, f"{name}/{key}", (*where, key))
+                         for key, child in schema.fields]
+    elif schema.kind == "list":
+        assert schema.item is not None
+        node.children = [form_nodes(schema.item, form, f"{name}/{i}", (*where, str(pos)),
+                                    f"{schema.item.label} n° {pos + 1}", i)
+                         for pos, i in enumerate(_indexes(form, name))]
+    elif schema.kind == "map":
+        node.children = [_form_entry(schema, form, name, where, pos, i)
+                         for pos, i in enumerate(_indexes(form, name))]
+    elif schema.kind == "bool":
+        node.checked = name in form and _one(form, name) != "non"
+    else:
+        node.value = _one(form, name)
+    return node
+
+
+def _form_entry(schema: Schema, form: Mapping[str, list[str]], name: str,
+                where: tuple[str, ...], pos: int, i: int) -> Node:
+    assert schema.key is not None and schema.item is not None
+    key = _one(form, f"{name}/{i}/cle")
+    at = (*where, normalize(key))
+    entry = Node(schema, f"{name}/{i}", at, f"{schema.label} n° {pos + 1}", "entry", index=i)
+    key_node = Node(schema.key, f"{name}/{i}/cle", at, f"{schema.key.label} n° {pos + 1}",
+                    schema.key.kind, value=key)
+    entry.children = [key_node, form_nodes(schema.item, form, f"{name}/{i}/valeur", at,
+                                           f"{schema.item.label} n° {pos + 1}")]
+    return _tie(entry)
+
+
+def schema_at(root: Schema, name: str) -> Schema | None:
+    """The schema of a field by its name in the form (`f/armes`, `f/objets/0/bonus`)."""
+    schema: Schema | None = root
+    parts = name.split("/")[1:] if name.split("/")[0] == ROOT else None
+    for part in parts or ():
+        if schema is None:
+            return None
+        if schema.kind in ("list", "map") and part.isdigit():
+            schema = schema.item if schema.kind == "list" else schema
+        elif schema.kind == "map" and part == "valeur":
+            schema = schema.item
+        else:
+            schema = dict(schema.fields).get(part)
+    return schema if parts is not None else None
+
+
+def new_item(root: Schema, form: Mapping[str, list[str]], name: str) -> Node | None:
+    """A new empty item of the list or map `name`, after the ones the form already has."""
+    schema = schema_at(root, name)
+    if schema is None or schema.kind not in ("list", "map") or schema.item is None:
+        return None
+    i = max(_indexes(form, name), default=-1) + 1
+    where = tuple(p for p in name.split("/")[1:])
+    if schema.kind == "list":
+        return nodes(schema.item, blank(schema.item), f"{name}/{i}", (*where, str(i)),
+                     f"{schema.item.label} n° {i + 1}", i)
+    return _entry(schema, i, "", blank(schema.item), name, where)
 
 
 def blank(schema: Schema) -> Any:
