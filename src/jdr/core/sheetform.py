@@ -259,8 +259,8 @@ class Node:
 
     @property
     def ident(self) -> str:
-        return "champ-" + re.sub(r"[^A-Za-z0-9_-]", "_", self.name[len(ROOT) + 1:]
-                                 ).replace("/", "-")
+        return "champ-" + re.sub(r"[^A-Za-z0-9_-]", "_",
+                                 self.name[len(ROOT) + 1:].replace("/", "-"))
 
     @property
     def error_id(self) -> str:
