@@ -263,6 +263,18 @@ class Node:
                                  self.name[len(ROOT) + 1:].replace("/", "-"))
 
     @property
+    def range_text(self) -> str:
+        """The allowed range as a French person writes it: « 1 à 14 », « au moins 0 »."""
+        lo, hi = self.schema.minimum, self.schema.maximum
+        if self.kind != "int" or (lo is None and hi is None):
+            return ""
+        if hi is None:
+            return f"au moins {french_number(lo)}"
+        if lo is None:
+            return f"au plus {french_number(hi)}"
+        return f"{french_number(lo)} à {french_number(hi)}"
+
+    @property
     def error_id(self) -> str:
         return self.described_by or f"{self.ident}-err"
 
@@ -281,6 +293,12 @@ class Node:
         for child in self.children:
             out += child.all()
         return out
+
+
+def french_number(value: int | None) -> str:
+    """−1 000, 1 000 000: a narrow no-break space between thousands, a true minus sign."""
+    text = f"{abs(value or 0):,}".replace(",", "\u202f")
+    return f"−{text}" if (value or 0) < 0 else text
 
 
 def _get(data: Any, key: str) -> Any:
@@ -602,27 +620,41 @@ def _merged(schema: Schema, old: Any, new: Any) -> Any:
     return old if old == new and type(old) is type(new) else new
 
 
-def draft(form_data: FormData, base_text: str, form: Mapping[str, list[str]]) -> str:
-    """The YAML of a draft: `base_text` (the stored sheet, or the system's template) with the
-    form's values in."""
+def draft_document(form_data: FormData, base_text: str,
+                   form: Mapping[str, list[str]]) -> SheetDocument:
+    """The document of a draft: `base_text` (the stored sheet, or the system's template) with
+    the form's values in."""
     from pathlib import Path
 
     doc = SheetDocument.from_text(base_text, Path("fiche.yaml"))
     schema = schema_of(form_data)
-    value = read(schema, form)
-    merge(schema, doc.data, value)
-    return doc.dump()
+    merge(schema, doc.data, read(schema, form))
+    return doc
+
+
+def draft(form_data: FormData, base_text: str, form: Mapping[str, list[str]]) -> str:
+    """The YAML of a draft (`draft_document`, written out)."""
+    return draft_document(form_data, base_text, form).dump()
 
 
 def draft_problems(system: GameSystem[Any], text: str, creating: bool) -> list[Problem]:
-    """Every problem of a draft, with its path: the sheet's rules, and at creation the
-    creation rules (`creation_problems`: budgets, people ...)."""
+    """Every problem of a draft's YAML, with its path (`document_problems`)."""
     from pathlib import Path
-
-    from jdr.core.system import Loaded
 
     try:
         doc = SheetDocument.from_text(text, Path("fiche.yaml"))
+    except SheetError as exc:
+        return exc.details or [Problem((), exc.message)]
+    return document_problems(system, doc, creating)
+
+
+def document_problems(system: GameSystem[Any], doc: SheetDocument,
+                      creating: bool) -> list[Problem]:
+    """Every problem of a sheet, with its path: the sheet's rules, and at creation the
+    creation rules (`creation_problems`: budgets, people ...)."""
+    from jdr.core.system import Loaded
+
+    try:
         model = system.load(doc)
     except SheetError as exc:
         return exc.details or [Problem((), exc.message)]

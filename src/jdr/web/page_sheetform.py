@@ -38,6 +38,7 @@ from jdr.web.pagekit import (
 
 router = APIRouter(include_in_schema=False)
 Form = dict[str, list[str]]
+REFUSED = "la fiche a des problèmes : corrigez les champs signalés"
 
 
 def _system(caller: Caller) -> Any:
@@ -83,16 +84,16 @@ def blank_form(request: Request, caller: Caller, name: str = "", version: str = 
     return _context(request, caller, sheetform.nodes(schema, data), name, version)
 
 
-def check(caller: Caller, form: Form) -> tuple[sheetform.Node, str, list[str]]:
-    """(the form's nodes with their problems, the draft's YAML, the problems placed nowhere)."""
+def check(caller: Caller, form: Form) -> tuple[sheetform.Node, Any, list[str]]:
+    """(the form's nodes with their problems, the draft's document, the problems placed
+    nowhere)."""
     system = _system(caller)
     data = sheetform.form_data(system)
-    schema = sheetform.schema_of(data)
     name = one(form, "personnage")
-    text = sheetform.draft(data, _base(caller, name), form)
-    problems = sheetform.draft_problems(system, text, creating=not name)
-    root = sheetform.form_nodes(schema, form)
-    return root, text, sheetform.place(root, problems)
+    doc = sheetform.draft_document(data, _base(caller, name), form)
+    problems = sheetform.document_problems(system, doc, creating=not name)
+    root = sheetform.form_nodes(sheetform.schema_of(data), form)
+    return root, doc, sheetform.place(root, problems)
 
 
 def _refused(root: sheetform.Node, exc: Exception) -> tuple[str, list[str]]:
@@ -142,27 +143,27 @@ async def new_element(id: TableId, request: Request) -> HTMLResponse:
     return render("_fiche_form.html", element_seul=item, table=caller.campaign)
 
 
-def create(request: Request, caller: Caller, form: Form) -> tuple[sheetform.Node, str, Any]:
-    """(nodes, YAML, the created character or the refusal: message and problems left)."""
+def create(request: Request, caller: Caller, form: Form) -> tuple[sheetform.Node, Any]:
+    """(nodes, the created character or the refusal: message and problems left)."""
     from jdr.web.characters import create_character
     from jdr.web.models import NewCharacter
 
     caller.require_player()
-    root, text, left = check(caller, form)
+    root, doc, left = check(caller, form)
     if any(n.problems for n in root.all()) or left:
-        return root, text, ("la fiche a des problèmes : corrigez les champs signalés", left)
+        return root, (REFUSED, left)
     try:
-        body = NewCharacter(yaml=text, joueur=one(form, "joueur") or None)
-        return root, text, create_character(body, caller, server_of(request))
+        body = NewCharacter(yaml=doc.dump(), joueur=one(form, "joueur") or None)
+        return root, create_character(body, caller, server_of(request))
     except (ApiError, JdrError) as exc:
-        return root, text, _refused(root, exc)
+        return root, _refused(root, exc)
 
 
 @router.post("/tables/{id}/nouvelle-fiche", response_class=HTMLResponse)
 async def create_sheet(id: TableId, request: Request) -> HTMLResponse:
     caller = caller_from_cookie(request, id)
     form = await form_of(request)
-    root, _, done = await run_in_threadpool(create, request, caller, form)
+    root, done = await run_in_threadpool(create, request, caller, form)
     if isinstance(done, tuple):
         return _form_answer(request, caller, form, root, erreur=done[0], problemes=done[1])
     server_of(request).hubs.wake(id)
@@ -180,12 +181,12 @@ def save(request: Request, caller: Caller, form: Form) -> tuple[sheetform.Node, 
     from jdr.web.models import CharacterUpdate
 
     caller.require_player()
-    root, text, left = check(caller, form)
+    root, doc, left = check(caller, form)
     if any(n.problems for n in root.all()) or left:
-        return root, ("la fiche a des problèmes : corrigez les champs signalés", left)
+        return root, (REFUSED, left)
     version = one(form, "version")
     try:
-        body = CharacterUpdate(yaml=text, version=int(version) if version.isdigit() else 1)
+        body = CharacterUpdate(yaml=doc.dump(), version=int(version) if version.isdigit() else 1)
         return root, update_character(one(form, "personnage"), body, caller, server_of(request))
     except (ApiError, JdrError) as exc:
         return root, _refused(root, exc)
