@@ -596,6 +596,10 @@ def _merged(schema: Schema, old: Any, new: Any) -> Any:
         return old
     if schema.pool and isinstance(old, int) and new == {"max": old, "actuels": old}:
         return old
+    if schema.kind in ("map", "list") and isinstance(old, (CommentedMap, CommentedSeq)) \
+            and not old and new and all(not isinstance(v, (Mapping, list)) for v in
+                                        (new.values() if isinstance(new, Mapping) else new)):
+        old.fa.set_flow_style()  # `expertes: []` filled stays on its line: `[negociation]`
     if schema.kind == "map" and isinstance(old, CommentedMap) and isinstance(new, Mapping):
         assert schema.item is not None
         wanted = {normalize(k): (k, v) for k, v in new.items()}
