@@ -120,13 +120,16 @@ def test_existing_sheet_edited_with_the_form_keeps_comments(browser: Any, site: 
     page = enter(browser, site, site.player, width=1280)
     page.goto(f"{site.url}/tables/{site.table}/fiches/Nain%20A")
     before = site.api("GET", "/personnages/Nain A?format=yaml")
+    expect(page.locator("#champ-caracteristiques-dexterite")).to_have_value("4")  # `DEX: 4`
     page.click("#champ-armes > .ajouter")
     page.fill("#champ-armes-1-nom", "Arc court")
     page.fill("#champ-armes-1-competence", "arc")
+    page.get_by_role("button", name="Retirer : Compétence n° 2").click()  # esquive
+    expect(page.locator("#champ-competences-1-cle")).to_have_count(0)
     page.click("#fiche-enregistrer")
     page.wait_for_url("**/fiches/Nain%20A")
     after = site.api("GET", "/personnages/Nain A?format=yaml")
-    assert "Arc court" in after
+    assert "Arc court" in after and "esquive" not in after and "DEX: 4" in after
     assert [line for line in before.splitlines() if "#" in line] == \
-        [line for line in after.splitlines() if "#" in line and "Arc court" not in line]
+        [line for line in after.splitlines() if "#" in line]
     page.context.close()

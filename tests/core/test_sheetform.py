@@ -125,7 +125,7 @@ systeme: cydonia
 nom: Nain A   # le héros
 peuple: nain
 notes_du_mj: garder ce texte
-caracteristiques: {physique: 7, agilite: 4, dexterite: 4, sensoriel: 3, courage: 5, charisme: 2,
+caracteristiques: {Physique: 7, agilite: 4, DEX: 4, sensoriel: 3, courage: 5, charisme: 2,
   mental: 1, chance: 3}
 competences:
   hache: 6     # son arme
@@ -142,6 +142,8 @@ def test_edit_adds_and_removes_keeps_comments_spelling_and_unknown_keys() -> Non
     system, data, schema = _form("cydonia")
     form = sheetform.values_of(sheetform.nodes(schema, _doc(NAIN).plain()))
     assert form["f/peuple"] == ["nain"] and form["f/pv/max"] == ["30"]
+    assert form["f/caracteristiques/dexterite"] == ["4"]  # `DEX` is Dextérité (R000.02)
+    form["f/caracteristiques/dexterite"] = ["5"]
     del form["f/competences/1/cle"]  # esquive removed
     form.update({"f/armes/1/_": [""], "f/armes/1/nom": ["Arc court"],
                  "f/armes/1/competence": ["arc"], "f/protections/0/_": [""],
@@ -150,6 +152,7 @@ def test_edit_adds_and_removes_keeps_comments_spelling_and_unknown_keys() -> Non
     text = sheetform.draft(data, NAIN, form)
     assert "nom: Nain A   # le héros" in text and "hache: 6     # son arme" in text
     assert "Négociation: 3" in text and "notes_du_mj: garder ce texte" in text
+    assert "{Physique: 7, agilite: 4, DEX: 5," in text  # spelling kept, value changed
     assert "pv: 30" in text  # `pv: 30` is the same as {max: 30, actuels: 30}: left as written
     assert "esquive" not in text
     assert "  - {nom: Arc court, competence: arc}" in text  # the style of the item before

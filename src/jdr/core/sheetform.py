@@ -56,6 +56,7 @@ class FormData:
     keys: Mapping[str, str] = field(default_factory=dict)  # map → the label of its keys
     folded: frozenset[str] = frozenset()  # groups shown folded (what the engine keeps)
     help: Mapping[str, str] = field(default_factory=dict)
+    aliases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # group → {DEX: …}
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class Schema:
     add: str = ""
     folded: bool = False
     help: str = ""
+    aliases: tuple[tuple[str, str], ...] = ()  # other spellings of a group's keys (`dex`)
 
 
 def form_data(system: GameSystem[Any]) -> FormData:
@@ -169,7 +171,8 @@ def _schema(tp: Any, meta: list[Any], pattern: str, form: FormData, required: bo
     origin = get_origin(tp)
     base = Schema(pattern, "text", label_of(form, pattern), required, default,
                   folded=pattern in form.folded, help=form.help.get(pattern, ""),
-                  add=form.adds.get(pattern, ""))
+                  add=form.adds.get(pattern, ""),
+                  aliases=tuple(form.aliases.get(pattern, {}).items()))
     if origin is dict and pattern in form.fixed:
         value_type = get_args(tp)[1]
         fields = tuple((key, _labelled(_schema(value_type, [], f"{pattern}.{key}", form, True,
@@ -301,11 +304,16 @@ def french_number(value: int | None) -> str:
     return f"−{text}" if (value or 0) < 0 else text
 
 
-def _get(data: Any, key: str) -> Any:
+def _spelled(key: Any, aliases: Mapping[str, str]) -> str:
+    norm = normalize(str(key))
+    return aliases.get(norm, norm)
+
+
+def _get(data: Any, key: str, aliases: Mapping[str, str] | None = None) -> Any:
     if not isinstance(data, Mapping):
         return None
     wanted = normalize(key)
-    return next((v for k, v in data.items() if normalize(str(k)) == wanted), None)
+    return next((v for k, v in data.items() if _spelled(k, aliases or {}) == wanted), None)
 
 
 def _text(value: Any) -> str:
@@ -321,7 +329,8 @@ def nodes(schema: Schema, data: Any, name: str = ROOT, where: tuple[str, ...] = 
     if schema.kind == "group":
         if schema.pool and isinstance(data, int) and not isinstance(data, bool):
             data = {"max": data, "actuels": data}
-        node.children = [nodes(child, _get(data, key), f"{name}/{key}", (*where, key))
+        aliases = dict(schema.aliases)
+        node.children = [nodes(child, _get(data, key, aliases), f"{name}/{key}", (*where, key))
                          for key, child in schema.fields]
     elif schema.kind == "list":
         assert schema.item is not None
@@ -344,12 +353,19 @@ def _entry(schema: Schema, i: int, key: str, value: Any, name: str,
            where: tuple[str, ...]) -> Node:
     assert schema.key is not None and schema.item is not None
     at = (*where, normalize(key))
-    entry = Node(schema, f"{name}/{i}", at, f"{schema.label} n° {i + 1}", "entry", index=i)
+    entry = Node(schema, f"{name}/{i}", at, f"{_entry_noun(schema)} n° {i + 1}", "entry", index=i)
     key_node = Node(schema.key, f"{name}/{i}/cle", at, f"{schema.key.label} n° {i + 1}",
                     schema.key.kind, value=key)
     entry.children = [key_node, nodes(schema.item, value, f"{name}/{i}/valeur", at,
                                       f"{schema.item.label} n° {i + 1}")]
     return _tie(entry)
+
+
+def _entry_noun(schema: Schema) -> str:
+    """What one entry of a map is called: its value's name when it is a table (« Compagnon »),
+    else its key's (« Compétence », « Zone »)."""
+    assert schema.item is not None and schema.key is not None
+    return schema.item.label if schema.item.kind == "group" else schema.key.label
 
 
 def _tie(entry: Node) -> Node:
@@ -389,7 +405,8 @@ def _form_entry(schema: Schema, form: Mapping[str, list[str]], name: str,
     assert schema.key is not None and schema.item is not None
     key = _one(form, f"{name}/{i}/cle")
     at = (*where, normalize(key))
-    entry = Node(schema, f"{name}/{i}", at, f"{schema.label} n° {pos + 1}", "entry", index=i)
+    entry = Node(schema, f"{name}/{i}", at, f"{_entry_noun(schema)} n° {pos + 1}", "entry",
+                 index=i)
     key_node = Node(schema.key, f"{name}/{i}/cle", at, f"{schema.key.label} n° {pos + 1}",
                     schema.key.kind, value=key)
     entry.children = [key_node, form_nodes(schema.item, form, f"{name}/{i}/valeur", at,
@@ -545,17 +562,18 @@ def defaults(schema: Schema) -> Any:
     return {key: defaults(child) for key, child in schema.fields}
 
 
-def _key(mapping: Any, name: str) -> str | None:
+def _key(mapping: Any, name: str, aliases: Mapping[str, str] | None = None) -> str | None:
     wanted = normalize(name)
-    return next((str(k) for k in mapping if normalize(str(k)) == wanted), None)
+    return next((str(k) for k in mapping if _spelled(k, aliases or {}) == wanted), None)
 
 
 def merge(schema: Schema, target: Any, value: Mapping[str, Any]) -> None:
     """Put a group's values into a YAML table: changed keys replaced, emptied keys removed,
     new keys added after the others (their default left out), unknown keys kept."""
+    aliases = dict(schema.aliases)
     for key, child in schema.fields:
         new = value.get(key, ABSENT)
-        old_key = _key(target, key)
+        old_key = _key(target, key, aliases)
         if new is ABSENT:
             if old_key is not None:
                 del target[old_key]

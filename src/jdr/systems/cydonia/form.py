@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from jdr.core.sheetform import FormData
 from jdr.systems.cydonia.sheet import CydoniaSheet
-from jdr.systems.cydonia.tables import ARMOUR_ZONES, CHARACTERISTICS, SKILL_LABELS
+from jdr.systems.cydonia.tables import (
+    ABBREVIATIONS,
+    ARMOUR_ZONES,
+    CHARACTERISTICS,
+    SKILL_LABELS,
+)
 
 _CARACS = tuple(CHARACTERISTICS.items())
 _SKILLS = tuple(SKILL_LABELS.items())
@@ -49,6 +54,7 @@ FORM = FormData(
     suggested=frozenset({"peuple", "competences", "expertes.*", "armes.*.competence",
                          "objets.*.bonus"}),
     fixed={"caracteristiques": _CARACS},
+    aliases={"caracteristiques": ABBREVIATIONS},
     keys={"competences": "Compétence", "competences_libres": "Compétence",
           "protections": "Zone", "objets.*.bonus": "Caractéristique ou compétence",
           "compagnons": "Nom", "compagnons.*.stats": "Statistique"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jdr.core.sheetform import FormData
 from jdr.systems.dd35.sheet import Sheet
-from jdr.systems.dd35.tables import ABILITY_LABELS, ARMOURS, CLASSES, SAVES
+from jdr.systems.dd35.tables import ABILITY_ALIASES, ABILITY_LABELS, ARMOURS, CLASSES, SAVES
 
 _ARMOURS = tuple((a.label, a.label) for a in ARMOURS.values())
 
@@ -43,4 +43,5 @@ FORM = FormData(
           "sauvegardes": "Ajouter un bonus de sauvegarde", "divers": "Ajouter un bonus",
           "armes": "Ajouter une arme"},
     folded=frozenset({"etat", "dons"}),
+    aliases={"caracteristiques": ABILITY_ALIASES},
 )
