@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from jdr.core import sheetform
+from jdr.core import sheetdraft, sheetform
 from jdr.core.registry import get_system
 from jdr.core.sheet import SheetDocument
 from jdr.errors import Problem, SheetError, locate
@@ -113,11 +113,11 @@ def test_round_trip_form_yaml_load_equals_template(system_id: str) -> None:
     system, data, schema = _form(system_id)
     template = system.template()
     shown = sheetform.nodes(schema, _doc(template).plain())
-    text = sheetform.draft(data, template, sheetform.values_of(shown))
+    text = sheetdraft.draft(data, template, sheetform.values_of(shown))
     assert system.load(_doc(text)) == system.load(_doc(template))
     assert [line for line in text.splitlines() if line.lstrip().startswith("#")] == \
         [line for line in template.splitlines() if line.lstrip().startswith("#")]
-    assert sheetform.draft_problems(system, text, creating=True) == []
+    assert sheetdraft.draft_problems(system, text, creating=True) == []
 
 
 NAIN = """\
@@ -149,7 +149,7 @@ def test_edit_adds_and_removes_keeps_comments_spelling_and_unknown_keys() -> Non
                  "f/armes/1/competence": ["arc"], "f/protections/0/_": [""],
                  "f/protections/0/cle": ["torse"], "f/protections/0/valeur": ["3"],
                  "f/griffes": ["oui"]})
-    text = sheetform.draft(data, NAIN, form)
+    text = sheetdraft.draft(data, NAIN, form)
     assert "nom: Nain A   # le héros" in text and "hache: 6     # son arme" in text
     assert "Négociation: 3" in text and "notes_du_mj: garder ce texte" in text
     assert "{Physique: 7, agilite: 4, DEX: 5," in text  # spelling kept, value changed
@@ -168,14 +168,14 @@ def test_problems_carry_their_path() -> None:
     form = sheetform.values_of(sheetform.nodes(schema, _doc(NAIN).plain()))
     form["f/caracteristiques/physique"] = ["30"]
     form["f/armes/0/nom"] = [""]
-    problems = sheetform.draft_problems(system, sheetform.draft(data, NAIN, form), False)
+    problems = sheetdraft.draft_problems(system, sheetdraft.draft(data, NAIN, form), False)
     assert Problem(("caracteristiques", "physique"), "30 hors limites (autorisé : de 1 à 14)") \
         in problems
     assert Problem(("armes", "0", "nom"), "champ obligatoire absent") in problems
     # creation rules too: a dwarf starts Expert in Négociation (R000.06, D-000.50)
     form = sheetform.values_of(sheetform.nodes(schema, _doc(NAIN).plain()))
     form.pop("f/expertes/0")
-    problems = sheetform.draft_problems(system, sheetform.draft(data, NAIN, form), True)
+    problems = sheetdraft.draft_problems(system, sheetdraft.draft(data, NAIN, form), True)
     assert [p.path for p in problems] == [("expertes",)]
     assert "Expert en Négociation" in problems[0].message
 
@@ -191,7 +191,7 @@ def test_each_system_problem_placed_once_beside_its_field(system_id: str, change
     system, data, schema = _form(system_id)
     form = sheetform.values_of(sheetform.nodes(schema, _doc(system.template()).plain()))
     form[change[0]] = [change[1]]
-    problems = sheetform.draft_problems(system, sheetform.draft(data, system.template(), form),
+    problems = sheetdraft.draft_problems(system, sheetdraft.draft(data, system.template(), form),
                                         creating=True)
     assert path in [p.path for p in problems]
     root = sheetform.form_nodes(schema, form)

@@ -9,10 +9,10 @@ any system:
   remove from, whole numbers with their range (`InRange`), choices, booleans, texts;
 - `nodes(schema, data)`: that description filled with a sheet's values (`Node`: names, ids,
   labels, problems beside each field);
-- `read(schema, form, name)`: the values a browser sent, back to plain data;
-- `merge(schema, yaml, value)`: those values put into the YAML document as the person wrote it
-  (comments, key order and spelling kept where keys survive; keys the schema does not know stay);
-- `draft_problems(system, text, creating)`: every problem of a draft, each with its path.
+- `form_nodes(schema, form)`: the same from what a browser sent; `place(root, problems)` puts
+  each problem beside its field.
+
+`jdr.core.sheetdraft` reads a submitted form back into the sheet's YAML and checks it.
 
 Patterns name the keys of a schema: `caracteristiques.dexterite`, `armes.*.nom` (a list's items),
 `competences.*` (a map's values); in `choices`, a map's own pattern lists its keys' names.
@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_
 
 from pydantic import BaseModel
 
-from jdr.core.sheet import Bounded, Pool, SheetDocument
-from jdr.errors import Problem, RuleError, SheetError, locate
+from jdr.core.sheet import Bounded, Pool
+from jdr.errors import Problem, RuleError
 from jdr.names import normalize
 
 if TYPE_CHECKING:
@@ -304,7 +304,7 @@ def french_number(value: int | None) -> str:
     return f"−{text}" if (value or 0) < 0 else text
 
 
-def _spelled(key: Any, aliases: Mapping[str, str]) -> str:
+def spelled(key: Any, aliases: Mapping[str, str]) -> str:
     norm = normalize(str(key))
     return aliases.get(norm, norm)
 
@@ -313,7 +313,7 @@ def _get(data: Any, key: str, aliases: Mapping[str, str] | None = None) -> Any:
     if not isinstance(data, Mapping):
         return None
     wanted = normalize(key)
-    return next((v for k, v in data.items() if _spelled(k, aliases or {}) == wanted), None)
+    return next((v for k, v in data.items() if spelled(k, aliases or {}) == wanted), None)
 
 
 def _text(value: Any) -> str:
@@ -389,21 +389,21 @@ def form_nodes(schema: Schema, form: Mapping[str, list[str]], name: str = ROOT,
         assert schema.item is not None
         node.children = [form_nodes(schema.item, form, f"{name}/{i}", (*where, str(pos)),
                                     f"{schema.item.label} n° {pos + 1}", i)
-                         for pos, i in enumerate(_indexes(form, name))]
+                         for pos, i in enumerate(indexes(form, name))]
     elif schema.kind == "map":
         node.children = [_form_entry(schema, form, name, where, pos, i)
-                         for pos, i in enumerate(_indexes(form, name))]
+                         for pos, i in enumerate(indexes(form, name))]
     elif schema.kind == "bool":
-        node.checked = name in form and _one(form, name) != "non"
+        node.checked = name in form and first_value(form, name) != "non"
     else:
-        node.value = _one(form, name)
+        node.value = first_value(form, name)
     return node
 
 
 def _form_entry(schema: Schema, form: Mapping[str, list[str]], name: str,
                 where: tuple[str, ...], pos: int, i: int) -> Node:
     assert schema.key is not None and schema.item is not None
-    key = _one(form, f"{name}/{i}/cle")
+    key = first_value(form, f"{name}/{i}/cle")
     at = (*where, normalize(key))
     entry = Node(schema, f"{name}/{i}", at, f"{_entry_noun(schema)} n° {pos + 1}", "entry",
                  index=i)
@@ -435,7 +435,7 @@ def new_item(root: Schema, form: Mapping[str, list[str]], name: str) -> Node | N
     schema = schema_at(root, name)
     if schema is None or schema.kind not in ("list", "map") or schema.item is None:
         return None
-    i = max(_indexes(form, name), default=-1) + 1
+    i = max(indexes(form, name), default=-1) + 1
     where = tuple(p for p in name.split("/")[1:])
     if schema.kind == "list":
         return nodes(schema.item, blank(schema.item), f"{name}/{i}", (*where, str(i)),
@@ -469,63 +469,19 @@ def place(root: Node, problems: Sequence[Problem]) -> list[str]:
     return left
 
 
-# ------------------------------------------------------------------ reading a form back
+# ------------------------------------------------------------------ forms
 
 
-class _Absent:
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-
-ABSENT: Any = _Absent()
-_WHOLE = re.compile(r"[-+]?[0-9]{1,12}")
-
-
-def _one(form: Mapping[str, list[str]], key: str) -> str:
+def first_value(form: Mapping[str, list[str]], key: str) -> str:
     values = form.get(key)
     return values[0].strip() if values else ""
 
 
-def _indexes(form: Mapping[str, list[str]], name: str) -> list[int]:
+def indexes(form: Mapping[str, list[str]], name: str) -> list[int]:
     prefix = name + "/"
     found = {int(k[len(prefix):].split("/", 1)[0]) for k in form
              if k.startswith(prefix) and k[len(prefix):].split("/", 1)[0].isdigit()}
     return sorted(found)
-
-
-def read(schema: Schema, form: Mapping[str, list[str]], name: str = ROOT) -> Any:
-    """The plain value of a field from the submitted form; ABSENT when left empty."""
-    if schema.kind == "group":
-        out = {}
-        for key, child in schema.fields:
-            value = read(child, form, f"{name}/{key}")
-            if value is not ABSENT:
-                out[key] = value
-        return out if out or schema.required else ABSENT
-    if schema.kind in ("list", "map"):
-        return _read_many(schema, form, name)
-    if schema.kind == "bool":
-        return name in form and _one(form, name) != "non"
-    text = _one(form, name)
-    if not text:
-        return ABSENT
-    if schema.kind == "int" and _WHOLE.fullmatch(text):
-        return int(text)
-    return text
-
-
-def _read_many(schema: Schema, form: Mapping[str, list[str]], name: str) -> Any:
-    assert schema.item is not None
-    if schema.kind == "list":
-        items = [read(schema.item, form, f"{name}/{i}") for i in _indexes(form, name)]
-        return [v for v in items if v is not ABSENT]
-    out: dict[str, Any] = {}
-    for i in _indexes(form, name):
-        key = _one(form, f"{name}/{i}/cle")
-        value = read(schema.item, form, f"{name}/{i}/valeur")
-        if key:
-            out[key] = None if value is ABSENT else value
-    return out
 
 
 def values_of(root: Node) -> dict[str, list[str]]:
@@ -541,145 +497,3 @@ def values_of(root: Node) -> dict[str, list[str]]:
         elif node.kind in ("int", "text", "select"):
             out[node.name] = [node.value]
     return out
-
-
-# ------------------------------------------------------------------ writing into the YAML
-
-
-def _same(value: Any, default: Any) -> bool:
-    if isinstance(default, Mapping) and isinstance(value, Mapping):
-        return all(k not in value or _same(value[k], d) for k, d in default.items()) and \
-            set(value) <= set(default)
-    if default is None:
-        return value is None or value is ABSENT
-    return bool(value == default)
-
-
-def defaults(schema: Schema) -> Any:
-    """A group's value when every field keeps its default (nothing worth writing)."""
-    if schema.kind != "group":
-        return schema.default
-    return {key: defaults(child) for key, child in schema.fields}
-
-
-def _key(mapping: Any, name: str, aliases: Mapping[str, str] | None = None) -> str | None:
-    wanted = normalize(name)
-    return next((str(k) for k in mapping if _spelled(k, aliases or {}) == wanted), None)
-
-
-def merge(schema: Schema, target: Any, value: Mapping[str, Any]) -> None:
-    """Put a group's values into a YAML table: changed keys replaced, emptied keys removed,
-    new keys added after the others (their default left out), unknown keys kept."""
-    aliases = dict(schema.aliases)
-    for key, child in schema.fields:
-        new = value.get(key, ABSENT)
-        old_key = _key(target, key, aliases)
-        if new is ABSENT:
-            if old_key is not None:
-                del target[old_key]
-        elif old_key is not None:
-            target[old_key] = _merged(child, target[old_key], new)
-        elif child.required or not (_same(new, child.default) or _same(new, defaults(child))):
-            target[key] = fresh(child, new)
-
-
-def fresh(schema: Schema, value: Any, like: Any = None) -> Any:
-    """A new value as written into the sheet: fields left at their default are left out; a new
-    list item takes the flow style (`{nom: …}`) of the one before it."""
-    from ruamel.yaml.comments import CommentedMap
-
-    if schema.kind == "group" and isinstance(value, Mapping):
-        out = CommentedMap()
-        for key, child in schema.fields:
-            if key in value and (child.required or not _same(value[key], child.default)):
-                out[key] = fresh(child, value[key])
-        for key in value:
-            if key not in out and all(key != k for k, _ in schema.fields):
-                out[key] = value[key]
-        if isinstance(like, CommentedMap) and like.fa.flow_style():
-            out.fa.set_flow_style()
-        return out
-    if schema.kind == "list" and isinstance(value, list) and schema.item is not None:
-        return [fresh(schema.item, v) for v in value]
-    if schema.kind == "map" and isinstance(value, Mapping) and schema.item is not None:
-        return {k: fresh(schema.item, v) for k, v in value.items()}
-    return value
-
-
-def _merged(schema: Schema, old: Any, new: Any) -> Any:
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-    if schema.kind == "group" and isinstance(old, CommentedMap) and isinstance(new, Mapping):
-        merge(schema, old, new)
-        return old
-    if schema.pool and isinstance(old, int) and new == {"max": old, "actuels": old}:
-        return old
-    if schema.kind in ("map", "list") and isinstance(old, (CommentedMap, CommentedSeq)) \
-            and not old and new and all(not isinstance(v, (Mapping, list)) for v in
-                                        (new.values() if isinstance(new, Mapping) else new)):
-        old.fa.set_flow_style()  # `expertes: []` filled stays on its line: `[negociation]`
-    if schema.kind == "map" and isinstance(old, CommentedMap) and isinstance(new, Mapping):
-        assert schema.item is not None
-        wanted = {normalize(k): (k, v) for k, v in new.items()}
-        for k in [k for k in old if normalize(str(k)) not in wanted]:
-            del old[k]
-        for norm, (k, v) in wanted.items():
-            found = _key(old, norm)
-            if found is None:
-                old[k] = fresh(schema.item, v)
-            else:
-                old[found] = _merged(schema.item, old[found], v)
-        return old
-    if schema.kind == "list" and isinstance(old, CommentedSeq) and isinstance(new, list):
-        assert schema.item is not None
-        for i, v in enumerate(new):
-            if i < len(old):
-                old[i] = _merged(schema.item, old[i], v)
-            else:
-                old.append(fresh(schema.item, v, like=old[0] if old else None))
-        del old[len(new):]
-        return old
-    return old if old == new and type(old) is type(new) else new
-
-
-def draft_document(form_data: FormData, base_text: str,
-                   form: Mapping[str, list[str]]) -> SheetDocument:
-    """The document of a draft: `base_text` (the stored sheet, or the system's template) with
-    the form's values in."""
-    from pathlib import Path
-
-    doc = SheetDocument.from_text(base_text, Path("fiche.yaml"))
-    schema = schema_of(form_data)
-    merge(schema, doc.data, read(schema, form))
-    return doc
-
-
-def draft(form_data: FormData, base_text: str, form: Mapping[str, list[str]]) -> str:
-    """The YAML of a draft (`draft_document`, written out)."""
-    return draft_document(form_data, base_text, form).dump()
-
-
-def draft_problems(system: GameSystem[Any], text: str, creating: bool) -> list[Problem]:
-    """Every problem of a draft's YAML, with its path (`document_problems`)."""
-    from pathlib import Path
-
-    try:
-        doc = SheetDocument.from_text(text, Path("fiche.yaml"))
-    except SheetError as exc:
-        return exc.details or [Problem((), exc.message)]
-    return document_problems(system, doc, creating)
-
-
-def document_problems(system: GameSystem[Any], doc: SheetDocument,
-                      creating: bool) -> list[Problem]:
-    """Every problem of a sheet, with its path: the sheet's rules, and at creation the
-    creation rules (`creation_problems`: budgets, people ...)."""
-    from jdr.core.system import Loaded
-
-    try:
-        model = system.load(doc)
-    except SheetError as exc:
-        return exc.details or [Problem((), exc.message)]
-    if not creating:
-        return []
-    return [locate(p) for p in system.creation_problems(Loaded(doc, model, system.name_of(model)))]

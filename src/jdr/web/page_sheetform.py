@@ -21,7 +21,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
-from jdr.core import sheetform
+from jdr.core import sheetdraft, sheetform
 from jdr.errors import JdrError
 from jdr.web.auth import Caller
 from jdr.web.deps import TableId
@@ -90,8 +90,8 @@ def check(caller: Caller, form: Form) -> tuple[sheetform.Node, Any, list[str]]:
     system = _system(caller)
     data = sheetform.form_data(system)
     name = one(form, "personnage")
-    doc = sheetform.draft_document(data, _base(caller, name), form)
-    problems = sheetform.document_problems(system, doc, creating=not name)
+    doc = sheetdraft.draft_document(data, _base(caller, name), form)
+    problems = sheetdraft.document_problems(system, doc, creating=not name)
     root = sheetform.form_nodes(sheetform.schema_of(data), form)
     return root, doc, sheetform.place(root, problems)
 
