@@ -77,6 +77,8 @@ def test_player_creates_each_system_through_the_form(browser: Any, server: str, 
     error = page.locator(case.shown)
     expect(error).to_contain_text(case.says)
     assert page.locator(f".erreur-champ:has-text('{case.says}')").count() == 1  # once
+    error.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"nouvelle-fiche-{case.system}-erreur-375.png"))
     page.click("#fiche-enregistrer")
     expect(page.locator("#fiche-erreur")).to_be_visible()
     assert site.api("GET", "/personnages") == []

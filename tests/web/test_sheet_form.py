@@ -83,6 +83,14 @@ async def test_creation_checked_as_typed_then_made_by_the_players_path(db_target
         spectator = await _post(client, table, sam, "/nouvelle-fiche", form)
         assert spectator.status_code == 403
 
+        client.cookies.set(f"jdr_{table.id}", table.mj)  # the MJ may give it to a player
+        page = await client.get(f"/tables/{table.id}/nouvelle-fiche")
+        assert '<select id="fiche-joueur" name="joueur">' in page.text
+        assert "<option>Lise</option>" in page.text
+        npc = await _post(client, table, table.mj, "/nouvelle-fiche",
+                          {**form, "f/nom": ["Gorm"], "joueur": [""]})
+        assert npc.headers["HX-Redirect"].endswith("/fiches/Gorm")
+
 
 async def test_edition_every_key_with_the_version_read(db_target: str) -> None:
     async with in_process(db_target) as client:
