@@ -73,14 +73,17 @@ def _context(request: Request, caller: Caller, root: sheetform.Node, name: str,
             "bouton": "Enregistrer" if name else "Créer le personnage", **extra}
 
 
-def blank_form(request: Request, caller: Caller, name: str = "", version: str = "") -> dict[str, Any]:
-    """The context of the form filled with the sheet `name` (the template when empty)."""
+def blank_form(request: Request, caller: Caller, name: str = "", version: str = "",
+               text: str | None = None) -> dict[str, Any]:
+    """The context of the form filled with the sheet `name` (its YAML `text` when read
+    already; the template when there is no name)."""
     from pathlib import Path
 
     from jdr.core.sheet import SheetDocument
 
     schema = sheetform.schema_of(sheetform.form_data(_system(caller)))
-    data = SheetDocument.from_text(_base(caller, name), Path("fiche.yaml")).plain()
+    base = text if text is not None else _base(caller, name)
+    data = SheetDocument.from_text(base, Path("fiche.yaml")).plain()
     return _context(request, caller, sheetform.nodes(schema, data), name, version)
 
 
@@ -128,7 +131,7 @@ async def validate(id: TableId, request: Request) -> HTMLResponse:
     try:
         root, _, left = await run_in_threadpool(check, caller, form)
     except (ApiError, JdrError) as exc:
-        return render("_fiche_problemes.html", erreur=failure(exc).message)
+        return render("_fiche_form.html", oob=True, racine=None, erreur=failure(exc).message)
     return render("_fiche_form.html", oob=True, racine=root, problemes=left, table=caller.campaign)
 
 

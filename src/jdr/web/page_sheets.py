@@ -60,9 +60,10 @@ def sheet_page(request: Request, caller: Caller, name: str, status: int = 200,
     """The sheet view, XP, and the sheet form (`page_sheetform`) filled with the stored sheet."""
     from jdr.web.page_sheetform import blank_form
 
-    info = _sheet_data(caller, name)["info"]
+    data = _sheet_data(caller, name)
+    info = data["info"]
     skills = [row["key"] for s in info["fiche"]["sections"] for row in s["rows"]]
-    context = blank_form(request, caller, info["nom"], str(info["version"]))
+    context = blank_form(request, caller, info["nom"], str(info["version"]), data["yaml"])
     context.update(perso=info, achats=XP_KINDS, cles=skills, **extra)
     return render("fiche.html", status=status, **context)
 
