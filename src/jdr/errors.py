@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 
 class JdrError(Exception):
     """Base of every error meant for a person. The message is French and says what, where, why."""
@@ -25,12 +28,35 @@ class FacesError(JdrError):
     """Faces given by hand (`--des`) that do not fit the roll."""
 
 
+@dataclass(frozen=True)
+class Problem:
+    """One problem of a sheet: where (the path of keys and list indexes, normalized: `("armes",
+    "0", "competence")`, `()` for the whole sheet) and the French reason, without the path."""
+
+    path: tuple[str, ...]
+    message: str
+
+
+_LOCATED = re.compile(r"([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*)(?: = .*?)? : (.+)", re.DOTALL)
+
+
+def locate(line: str) -> Problem:
+    """A problem line as the loaders write it (`caracteristiques.chance = 5 : la Chance …`,
+    `expertes : un Nain …`) read back into its path and its reason."""
+    found = _LOCATED.fullmatch(line.strip())
+    if found is None:
+        return Problem((), line.strip())
+    return Problem(tuple(found.group(1).split(".")), found.group(2))
+
+
 class SheetError(JdrError):
-    """A sheet file that cannot be read, or that breaks the rules."""
+    """A sheet file that cannot be read, or that breaks the rules. `problems` are the French
+    lines the CLI prints; `details` the same problems, each with the path of its field."""
 
     def __init__(self, message: str, problems: list[str] | None = None) -> None:
         super().__init__(message)
         self.problems = problems or []
+        self.details = [locate(p) for p in self.problems]
 
 
 class RuleError(JdrError):

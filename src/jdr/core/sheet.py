@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -32,6 +33,14 @@ def _whole(value: Any) -> Any:
     return int(value)
 
 
+@dataclass(frozen=True)
+class Bounded(AfterValidator):
+    """The validator `InRange` returns, keeping its bounds for the sheet form (`core.sheetform`)."""
+
+    lo: int = 0
+    hi: int | None = None
+
+
 def InRange(lo: int, hi: int | None = None) -> AfterValidator:
     """Pydantic metadata: an int in [lo, hi], whose error names the whole allowed range.
 
@@ -47,7 +56,7 @@ def InRange(lo: int, hi: int | None = None) -> AfterValidator:
             )
         return value
 
-    return AfterValidator(check)
+    return Bounded(check, lo, hi)
 
 
 WHOLE = BeforeValidator(_whole)

@@ -263,13 +263,14 @@ async def _jdr_error(request: Request, exc: Exception) -> Response:
 
 def install(app: FastAPI) -> None:
     """The pages' routers, their static files, and HTML errors outside `/api`."""
-    from jdr.web import encounter, page_dice, page_live, page_play, page_sheets
+    from jdr.web import encounter, page_dice, page_live, page_play, page_sheetform, page_sheets
 
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(JdrError, _jdr_error)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(router)
     app.include_router(page_play.router)
+    app.include_router(page_sheetform.router)
     app.include_router(page_sheets.router)
     app.include_router(encounter.router)
     app.include_router(page_dice.router)
