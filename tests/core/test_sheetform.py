@@ -35,6 +35,7 @@ def _declared(data: sheetform.FormData, schema: sheetform.Schema) -> bool:
     last = pattern.rsplit(".", 1)[-1]
     fixed = {label for keys in data.fixed.values() for _, label in keys}
     return (pattern in data.labels or last in data.labels or last in sheetform.POOL_LABELS
+            or pattern in sheetform.COMMON_LABELS
             or schema.label in fixed or schema.label in data.keys.values()
             or (last == "*" and schema.label == "Nom"))
 

@@ -28,8 +28,11 @@ def _form(yaml: str) -> dict[str, list[str]]:
 
 async def _post(client: httpx.AsyncClient, table: Table, token: str, path: str,
                 form: dict[str, Any]) -> httpx.Response:
+    from jdr.web.origin import csrf_token
+
     client.cookies.set(f"jdr_{table.id}", token)
-    return await client.post(f"/tables/{table.id}{path}", data=form)
+    return await client.post(f"/tables/{table.id}{path}", data=form,
+                             headers={"X-JDR-CSRF": csrf_token(token)})  # the pages' form token
 
 
 def _slot(html: str, ident: str) -> str:

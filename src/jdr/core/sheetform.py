@@ -41,6 +41,9 @@ Choice = tuple[str, str]  # (value written in the sheet, French label)
 ROOT = "f"
 SYSTEM_KEY = "systeme"  # SHEETS.md: every sheet names its system; the form never edits it
 POOL_LABELS = {"max": "Maximum", "actuels": "Actuels"}  # the fields of `core.sheet.Pool`
+# fields every sheet has, declared by core (`core.sheet.GenreField`): their labels and choices
+COMMON_LABELS = {"genre": "Genre (accord des messages)"}
+COMMON_CHOICES: dict[str, tuple[Choice, ...]] = {"genre": (("f", "féminin"), ("m", "masculin"))}
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,8 @@ def label_of(form: FormData, pattern: str) -> str:
         return form.labels[last]
     if last in POOL_LABELS:
         return POOL_LABELS[last]
+    if pattern in COMMON_LABELS:
+        return COMMON_LABELS[pattern]
     return _human(last) if last != "*" else label_of(form, pattern.rsplit(".", 1)[0])
 
 
@@ -184,7 +189,7 @@ def _schema(tp: Any, meta: list[Any], pattern: str, form: FormData, required: bo
     if origin is Literal:
         values = [str(v) for v in get_args(tp)]
         return _with(base, kind="select", choices=tuple(form.choices.get(pattern, ())) or
-                     tuple((v, v) for v in values))
+                     COMMON_CHOICES.get(pattern, ()) or tuple((v, v) for v in values))
     if tp is bool:
         return _with(base, kind="bool")
     if tp is int:
