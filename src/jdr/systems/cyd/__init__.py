@@ -28,6 +28,7 @@ from jdr.core.results import Health, Line, Report, Result, SheetView
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import (
     CheckRequest,
+    Choice,
     GameSystem,
     GroupRequest,
     Loaded,
@@ -68,6 +69,18 @@ class CydSystem(GameSystem[CydSheet]):
         from jdr.systems.cyd.view import help_info
 
         return help_info()
+
+    # the forms' choices: R003.03 skills have free names, written on the sheet
+    def check_choices(self, sheet: Loaded[CydSheet]) -> tuple[Choice, ...]:
+        from jdr.systems.cyd.tables import ATTRIBUTE_LABELS
+
+        skills = sorted(sheet.model.competences)
+        return (*(Choice(k, k.replace("_", " ").capitalize()) for k in skills),
+                *(Choice(k, v) for k, v in ATTRIBUTE_LABELS.items()))
+
+    def die_choices(self, sheet: Loaded[CydSheet]) -> tuple[Choice, ...]:
+        """R003.05: the cautious d10 or the risky d20."""
+        return (Choice("d10", "d10 (prudent)"), Choice("d20", "d20 (risqué)"))
 
     def check(self, request: CheckRequest[CydSheet], source: DiceSource) -> Outcome:
         """A Capacité test (R003.05–R003.19), with its sheet changes (prédilection box,
