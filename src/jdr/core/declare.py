@@ -430,11 +430,14 @@ def _option_fields(system: GameSystem[Any], action: str, params: Mapping[str, An
     assert isinstance(given, Mapping)
     out = []
     for o in spec.options:
-        kind = {"bool": "flag", "int": "int", "choice": "select"}.get(o.kind, "text")
-        default = o.default if o.kind != "bool" else bool(o.default)
-        out.append(Field(f"opt.{o.name}", kind, o.name.replace("_", " ").capitalize(), o.help,
-                         given.get(o.name, default), [(c, c) for c in o.choices], False, False,
-                         o.lo, o.hi, o.rule))
+        kind = {"int": "int", "choice": "select", "bool": "select"}.get(o.kind, "text")
+        choices = [("oui", "oui"), ("non", "non")] if o.kind == "bool" else [(c, c) for c in o.choices]
+        default = "" if o.default is None else (
+            ("oui" if o.default else "non") if isinstance(o.default, bool) else str(o.default))
+        help_text = o.help + (f" (défaut : {default})" if default else "")
+        # a value is sent only when chosen: the default stays the system's own
+        out.append(Field(f"opt.{o.name}", kind, o.name.replace("_", " ").capitalize(), help_text,
+                         given.get(o.name), choices, False, False, o.lo, o.hi, o.rule))
     return out
 
 

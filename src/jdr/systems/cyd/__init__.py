@@ -31,6 +31,7 @@ from jdr.core.system import (
     Choice,
     GameSystem,
     GroupRequest,
+    HandHealth,
     Loaded,
     Outcome,
     RuleRequest,
@@ -133,6 +134,12 @@ class CydSystem(GameSystem[CydSheet]):
     def health_path(self, sheet: Loaded[CydSheet]) -> tuple[str, ...]:
         """R003.02: the Santé is a secondary value."""
         return ("secondaires", "sante")
+
+    def hand_health(self, sheet: Loaded[CydSheet]) -> HandHealth | None:
+        """R003.02: the Santé, in points (damage lowers it)."""
+        if self.health(sheet) is None:
+            return None
+        return HandHealth("Santé", "−5 (dégâts), +3 (soins) ou 12 (valeur fixée)", "-")
 
     def health(self, sheet: Loaded[CydSheet]) -> Health | None:
         return etat.health(sheet.model)
