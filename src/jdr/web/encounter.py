@@ -33,7 +33,6 @@ from jdr.web.pagekit import (
     failure,
     form_of,
     message,
-    one,
     page_context,
     refreshed,
     render,

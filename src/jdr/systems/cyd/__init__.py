@@ -73,11 +73,9 @@ class CydSystem(GameSystem[CydSheet]):
 
     # the forms' choices: R003.03 skills have free names, written on the sheet
     def check_choices(self, sheet: Loaded[CydSheet]) -> tuple[Choice, ...]:
-        from jdr.systems.cyd.tables import ATTRIBUTE_LABELS
-
-        skills = sorted(sheet.model.competences)
-        return (*(Choice(k, k.replace("_", " ").capitalize()) for k in skills),
-                *(Choice(k, v) for k, v in ATTRIBUTE_LABELS.items()))
+        """R003.03: this sheet's skills (the attribute is the usual one, or `carac`)."""
+        return tuple(Choice(k, k.replace("_", " ").capitalize())
+                     for k in sorted(sheet.model.competences))
 
     def die_choices(self, sheet: Loaded[CydSheet]) -> tuple[Choice, ...]:
         """R003.05: the cautious d10 or the risky d20."""

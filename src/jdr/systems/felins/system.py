@@ -158,6 +158,19 @@ class FelinsSystem(GameSystem[Cat]):
         return combat.attack(request.attacker, request.defender, cover, source, config,
                              request.chooser)
 
+    def check_choices(self, sheet: Loaded[Cat]) -> tuple[Choice, ...]:
+        """R004.08: the skills this cat may use (an (Ω) skill needs rank 1), its characteristics."""
+        out = []
+        for choice in super().check_choices(sheet):
+            target = target_of(choice.value, None)
+            if target.kind == "competence":
+                try:
+                    sheet.model.usable_skill(target.key, self.config)
+                except RuleError:
+                    continue
+            out.append(choice)
+        return tuple(out)
+
     def defence_choices(self, attacker: Loaded[Cat], defender: Loaded[Cat] | None,
                         weapon: str | None) -> tuple[Choice, ...]:
         """R004.30: no defence roll; the threshold comes from the defender's Agilité."""
