@@ -242,7 +242,7 @@ class Cydonia(GameSystem[CydoniaSheet]):
 
     def check_choices(self, sheet: Loaded[CydoniaSheet]) -> tuple[Choice, ...]:
         """R000.12, R000.07, D-000.49: skills, characteristics, then the special rolls."""
-        special = (Choice("resistance_physique", "Résistance physique"),
+        special: tuple[Choice, ...] = (Choice("resistance_physique", "Résistance physique"),
                    Choice("resistance_mentale", "Résistance mentale"))
         if Character(sheet.model).state == "assomme":
             special += (Choice("reveil", "Jet de réveil (assommé)"),)
