@@ -383,6 +383,8 @@ def _field(p: Param, params: Mapping[str, Any], system: GameSystem[Any], charact
         f.choices = _safe(lambda: system.check_choices(actor)) if actor is not None else []
     elif p.source == "caracs":
         f.choices = _safe(lambda: system.carac_choices(actor)) if actor is not None else []
+        if actor is not None and not f.choices:
+            return None
     elif p.source == "dice":
         f.choices = _safe(lambda: system.die_choices(actor)) if actor is not None else []
         if not f.choices:

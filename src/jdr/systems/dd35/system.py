@@ -108,6 +108,10 @@ class Dd35System(GameSystem[Sheet]):
 
     full_attack = True  # R002.17: every attack of the round
 
+    def carac_choices(self, sheet: Loaded[Sheet]) -> tuple[Choice, ...]:
+        """No `--carac`: the skill says what adds to the d20 (a characteristic is its own check)."""
+        return ()
+
     def weapon_choices(self, sheet: Loaded[Sheet]) -> tuple[Choice, ...]:
         return tuple(Choice(w.nom) for w in sheet.model.armes)
 
