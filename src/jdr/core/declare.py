@@ -377,45 +377,44 @@ def _field(p: Param, params: Mapping[str, Any], system: GameSystem[Any], charact
         return f
     # a choice: its list comes from the rules and the sheets
     f.kind = "select"
-    weapon = str(params.get("arme") or "") or None
-    defender = loaded.get("defenseur")
-    if p.source == "skills":
-        f.choices = _safe(lambda: system.check_choices(actor)) if actor is not None else []
-    elif p.source == "caracs":
-        f.choices = _safe(lambda: system.carac_choices(actor)) if actor is not None else []
-        if actor is not None and not f.choices:
-            return None
-    elif p.source == "dice":
-        f.choices = _safe(lambda: system.die_choices(actor)) if actor is not None else []
-        if not f.choices:
-            return None
-    elif p.source == "ladder":
-        ladder = system.ladder
-        f.choices = [(k, f"{k} ({v})") for k, v in ladder.steps.items()] if ladder else []
-    elif p.source == "weapons":
-        f.choices = _safe(lambda: system.weapon_choices(actor)) if actor is not None else []
-        if not f.choices:
-            return None
-    elif p.source == "defences":
-        f.choices = _safe(lambda: system.defence_choices(actor, defender, weapon)) \
-            if actor is not None else []
-        if not f.choices:
-            return None
-    elif p.source == "zones":
-        f.choices = _safe(lambda: system.aim_choices(actor, weapon)) if actor is not None else []
-        if not f.choices:
-            return None
-    elif p.source == "criticals":
-        f.choices = _safe(lambda: system.critical_choices(actor)) if actor is not None else []
-        if not f.choices:
-            return None
-    elif p.source == "rules":
-        f.choices = rules_of(system)
-        f.refresh = True
+    choices = _source_choices(p.source, system, actor, loaded.get("defenseur"),
+                              str(params.get("arme") or "") or None)
+    if choices is None:
+        return None
+    f.choices = choices
+    f.refresh = f.refresh or p.source == "rules" or bool(_dependents(p.name))
     if p.open:
         f.kind = "open"
-    f.refresh = f.refresh or bool(_dependents(p.name))
     return f
+
+
+HIDDEN_WHEN_EMPTY = frozenset({"caracs", "dice", "weapons", "defences", "zones", "criticals"})
+
+
+def _source_choices(source: Source, system: GameSystem[Any], actor: Loaded[Any] | None,
+                    defender: Loaded[Any] | None, weapon: str | None) -> list[tuple[str, str]] | None:
+    """A parameter's list from the system's hooks; None: the rules have no such list here (the
+    control is not shown)."""
+    if source == "ladder":
+        ladder = system.ladder
+        return [(k, f"{k} ({v})") for k, v in ladder.steps.items()] if ladder else []
+    if source == "rules":
+        return rules_of(system)
+    if actor is None:
+        return []
+    hooks: dict[str, Callable[[], Sequence[Choice]]] = {
+        "skills": lambda: system.check_choices(actor),
+        "caracs": lambda: system.carac_choices(actor),
+        "dice": lambda: system.die_choices(actor),
+        "weapons": lambda: system.weapon_choices(actor),
+        "defences": lambda: system.defence_choices(actor, defender, weapon),
+        "zones": lambda: system.aim_choices(actor, weapon),
+        "criticals": lambda: system.critical_choices(actor),
+    }
+    if source not in hooks:
+        return []
+    found = _safe(hooks[source])
+    return None if not found and source in HIDDEN_WHEN_EMPTY else found
 
 
 @cache

@@ -262,6 +262,10 @@ class GameSystem(Generic[S]):
     def demo(self, source: DiceSource) -> Result:
         raise self._unsupported("la démonstration")
 
+    def demo_sheets(self) -> tuple[str, ...]:
+        """The sheets (YAML) of the demo table (`make run`); none: the template and a copy."""
+        return ()
+
     def rule(self, name: str, request: RuleRequest[S], source: DiceSource | None) -> Outcome:
         """A rule of the system's own, declared in `actions` under `name`."""
         raise self._unsupported(f"la règle « {name} »")

@@ -81,6 +81,11 @@ class Cydonia(GameSystem[CydoniaSheet]):
 
         return show(Character(sheet.model))
 
+    def demo_sheets(self) -> tuple[str, ...]:
+        from jdr.systems.cydonia.demo_sheets import SHEETS
+
+        return tuple(SHEETS.values())
+
     def help(self) -> SystemHelp:
         from jdr.systems.cydonia.view import help_text
 
