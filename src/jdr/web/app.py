@@ -15,6 +15,9 @@ Routes (every one but the first two needs `Authorization: Bearer JETON`):
     POST   /api/tables/{id}/actions                    an action, as the CLI runs it
     POST   /api/tables/{id}/annuler                    (MJ) undo the last action
     GET    /api/tables/{id}/journal?depuis=N           the entries the caller may see
+    GET    /api/tables/{id}/seance                     séances, commitments, revealed seeds
+    POST   /api/tables/{id}/seance/ouvrir|fermer       (MJ) verifiable dice: commit, then reveal
+    POST   /api/tables/{id}/seance/contribution        a member's random contribution
     WS     /api/tables/{id}/direct?token=…&depuis=N    the same, live
 
 The OpenAPI schema is at `/api/openapi.json`. The pages (French HTML, htmx) are in `jdr.web.pages`.
@@ -27,7 +30,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from jdr.web import characters, errors, live, pages, play, tables
+from jdr.web import characters, errors, live, pages, play, seance, tables
 from jdr.web.errors import FrenchJSON
 from jdr.web.state import Server
 
@@ -53,6 +56,7 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(characters.router)
     app.include_router(play.router)
+    seance.install(app)
     app.add_api_websocket_route("/api/tables/{id}/direct", live.direct)
     pages.install(app)
     return app

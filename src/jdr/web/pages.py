@@ -53,6 +53,8 @@ ACTION_TEXT = {
     "annuler": "annulation", "combat:start": "début du combat", "combat:suivant": "tour suivant",
     "combat:rejoindre": "arrivée au combat", "combat:quitter": "départ du combat",
     "combat:fin": "fin du combat",
+    "seance:ouverture": "ouverture de séance", "seance:contribution": "contribution aux dés",
+    "seance:revelation": "graine révélée",
 }
 Since = Annotated[int, Query(ge=0, le=MAX_ID)]
 MemberId = Annotated[int, PathParam(ge=1, le=MAX_ID)]

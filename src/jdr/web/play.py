@@ -72,6 +72,10 @@ def run_action(server: Server, caller: Caller, body: Action) -> dict[str, Any]:
     context = campaign.transaction() if journaled(body.type) else campaign.reading()
     with context as tx:
         check_rights(caller, tx, body)
+        if journaled(body.type):
+            from jdr.campaign.seance import reason_of, use_seance
+
+            source = use_seance(tx, source, reason_of(body.graine, body.des))
         ws = CampaignWorkspace(tx)
         done = execute(ws, body.type, body.params, source, actor=caller.name if body.type == "roll"
                        else None, visibility=body.visibilite, author=caller.name,
