@@ -2,7 +2,8 @@
 
 Les règles tiennent en quatre lignes :
 
-- D2-01 un test : 2d6 + attribut (force, adresse ou esprit, de 0 à 3) ; réussi à 8 ou plus ;
+- D2-01 un test : 2d6 + attribut (force, adresse ou esprit, de 0 à 3) ; réussi à 8 ou plus (ou
+  au seuil que le MJ donne) ;
 - D2-02 un double 6 est une réussite critique, un double 1 un échec critique ;
 - D2-03 une attaque est un test d'adresse de l'attaquant ; touché, le défenseur perd 1d6 +
   la force de l'attaquant + les dégâts de l'arme en points de vie (PV) ;
@@ -134,7 +135,7 @@ def _problems(data: Mapping[str, Any]) -> list[str]:
 class DeuxDes(GameSystem[Hero]):
     id = "deuxdes"
     title = "Deux dés : 2d6 + attribut contre 8 (système d'exemple)"
-    actions = {
+    actions: Mapping[str, ActionSpec] = {
         "check": ActionSpec("check", "2d6 + attribut, réussi à 8 ou plus (D2-01, D2-02)",
                             dice="les deux d6"),
         "odds": ActionSpec("odds", "chances exactes d'un test", rolls=False),
@@ -173,7 +174,7 @@ class DeuxDes(GameSystem[Hero]):
 
     # -- the rules -----------------------------------------------------------
 
-    def _check(self, hero: Hero, attribute: str, bonus: int = 0) -> Check:
+    def _check(self, hero: Hero, attribute: str, bonus: int = 0, threshold: int = TARGET) -> Check:
         key = normalize(attribute)
         if key not in ATTRIBUTES:
             raise RuleError(f"« {attribute[:40]} » : attribut inconnu (force, adresse, esprit)")
@@ -182,13 +183,17 @@ class DeuxDes(GameSystem[Hero]):
             modifiers += (Modifier(bonus, "bonus du MJ"),)
         name = ATTRIBUTES[key]
         label = f"Test d'{name}" if normalize(name)[0] in "aeiouy" else f"Test de {name}"
-        return Check(label, TwoD6(), modifiers, judge, TARGET, "D2-01",
+        return Check(label, TwoD6(), modifiers, judge, threshold, "D2-01",
                      hero.name)
 
     def _request_check(self, request: CheckRequest[Hero]) -> Check:
-        if request.opponent is not None or request.threshold is not None:
-            raise RuleError("deuxdes : un test se fait toujours contre 8 (ni --seuil ni --contre)")
-        return self._check(request.actor.model, request.skill, request.bonus)
+        from jdr.core.threshold import parse_threshold
+
+        if request.opponent is not None:
+            raise RuleError("deuxdes : pas de jet opposé ; un test se fait contre 8 ou le seuil du MJ")
+        threshold = parse_threshold(request.threshold, None)
+        return self._check(request.actor.model, request.skill, request.bonus,
+                           TARGET if threshold is None else threshold)
 
     def check(self, request: CheckRequest[Hero], source: DiceSource) -> Outcome:
         return Outcome(self._request_check(request).roll(source))
