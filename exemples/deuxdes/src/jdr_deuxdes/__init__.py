@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from jdr.core.check import Check, Modifier, NaturalRoll, Odds, Verdict
+from jdr.core.check import Check, Critical, Modifier, NaturalRoll, Odds, Verdict
 from jdr.core.options import ActionSpec
 from jdr.core.results import AttackReport, Damage, Health, Line, Row, Section, SheetView, StateChange
 from jdr.core.sheet import SheetDocument
@@ -100,7 +100,7 @@ def judge(natural: Any, total: int, threshold: int | None) -> Verdict:
     """D2-01, D2-02."""
     target = TARGET if threshold is None else threshold
     a, b = natural
-    critical = "success" if (a, b) == (6, 6) else "failure" if (a, b) == (1, 1) else None
+    critical: Critical = "success" if (a, b) == (6, 6) else "failure" if (a, b) == (1, 1) else None
     success = critical == "success" or (critical is None and total >= target)
     return Verdict(success, critical, total - target)
 
@@ -178,7 +178,7 @@ class DeuxDes(GameSystem[Hero]):
         key = normalize(attribute)
         if key not in ATTRIBUTES:
             raise RuleError(f"« {attribute[:40]} » : attribut inconnu (force, adresse, esprit)")
-        modifiers = (Modifier(hero.attributes[key], ATTRIBUTES[key]),)
+        modifiers: tuple[Modifier, ...] = (Modifier(hero.attributes[key], ATTRIBUTES[key]),)
         if bonus:
             modifiers += (Modifier(bonus, "bonus du MJ"),)
         name = ATTRIBUTES[key]
