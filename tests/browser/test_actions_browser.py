@@ -86,18 +86,20 @@ def test_every_declared_action_through_the_pages(browser: Any, server: str, syst
     # then every action of the declarations, through the same routes, as the page posts them
     request = mj.context.request
     base = f"{site.url}/tables/{site.table}"
+    token = mj.locator('meta[name="jdr-csrf"]').get_attribute("content") or ""
+    safe = {"X-JDR-CSRF": token, "Origin": site.url}  # what the page's htmx requests carry
     played = 0
     harmful = ("attack", "duel", "sante")  # last: a blow may leave someone unable to act
     for kind in sorted(types, key=lambda t: t in harmful):
-        fragment = request.post(f"{base}/f/formulaire", form={"type": kind}).text()
+        fragment = request.post(f"{base}/f/formulaire", form={"type": kind}, headers=safe).text()
         form = _filled(fragment)
         names = {k: v for k, v in form.items() if k != "prefixe"}
         first = {"type": kind, **{k: v[0] for k, v in names.items()}}
-        answer = request.post(f"{base}/f/formulaire", form=first)
+        answer = request.post(f"{base}/f/formulaire", form=first, headers=safe)
         form = {**_filled(answer.text()), **names}
         body = urlencode({"type": [kind], **form}, doseq=True)
         r = request.post(f"{base}/f/jet", data=body.encode(),
-                         headers={"content-type": "application/x-www-form-urlencoded"})
+                         headers={**safe, "content-type": "application/x-www-form-urlencoded"})
         assert r.status == 200, (kind, r.text())
         assert 'class="message' in r.text(), (kind, r.text())
         played += 'class="message ok"' in r.text()

@@ -59,10 +59,12 @@ def _bar(hp: dict[str, Any] | None) -> dict[str, Any] | None:
 def panel_data(caller: Caller) -> dict[str, Any]:
     from jdr.campaign.encounter import view
     from jdr.render.json import to_json
+    from jdr.web.visibility import known
 
     with caller.campaign.reading() as tx:
         infos = {i.name: i for i in tx.characters()}
         shown = to_json(view(tx)) if tx.encounter() is not None else None
+        shown = known(caller, tx).encounter(shown) if shown is not None else None
     current = shown.get("current") if shown else None
     rows = [{**c, "barre": _bar(c.get("hit_points"))} for c in (shown or {}).get("order", [])]
     names = [r["name"] for r in rows]

@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket
 
 from jdr.web.auth import Caller
 from jdr.web.errors import ApiError
+from jdr.web.visibility import any_touches, caller_key, live_texts
 
 if TYPE_CHECKING:
     from jdr.campaign.store import Campaign, Entry
@@ -77,6 +78,8 @@ def read_seq(campaign: Campaign) -> int:
 class Batch:
     entries: list[tuple[Entry, str | None]]
     revoked: set[int]
+    # encounter entries as each non-MJ member may see them (`jdr.web.visibility.live_texts`)
+    filtered: dict[tuple[str, str, int], str] = field(default_factory=dict)
 
 
 def read_batch(campaign: Campaign, since: int) -> Batch:
@@ -156,6 +159,10 @@ class Hub:
             self.dirty = False
             try:
                 batch = await run_in_threadpool(read_batch, self.campaign, self.last)
+                fresh = [e for e, _ in batch.entries if e.seq > self.last]
+                if any_touches(fresh) and any(not s.caller.is_mj for s in self.subs):
+                    batch.filtered = await run_in_threadpool(
+                        live_texts, self.campaign, [s.caller for s in self.subs], fresh)
             except Exception as exc:  # the safety poll will try again
                 LOG.warning("table %s : lecture du journal impossible (%s)", self.campaign.id,
                             type(exc).__name__)
@@ -174,7 +181,8 @@ class Hub:
             for sub in self.subs:
                 if sub.caller.may_see(entry.visibility, owner):
                     text = text or entry_text(entry)
-                    sub.push(entry.seq, text)
+                    sub.push(entry.seq, batch.filtered.get((*caller_key(sub.caller), entry.seq),
+                                                           text))
 
 
 class Hubs:
@@ -321,9 +329,13 @@ async def _backlog(websocket: WebSocket, caller: Caller, since: int | None) -> i
         return await run_in_threadpool(read_seq, caller.campaign)
     while True:
         page = await run_in_threadpool(read_entries, caller.campaign, since)
+        entries = [e for e, _ in page]
+        filtered = {} if caller.is_mj or not any_touches(entries) else await run_in_threadpool(
+            live_texts, caller.campaign, [caller], entries)
         for entry, owner in page:
             if caller.may_see(entry.visibility, owner):
-                await websocket.send_text(entry_text(entry))
+                await websocket.send_text(filtered.get((*caller_key(caller), entry.seq))
+                                          or entry_text(entry))
             since = entry.seq
         if len(page) < PAGE:
             return since

@@ -180,9 +180,11 @@ def journal_fragment(id: TableId, request: Request, depuis: Since = 0) -> HTMLRe
 
 
 def _members_page(request: Request, caller: Any, **extra: Any) -> HTMLResponse:
+    from jdr.web.visibility import table_settings
+
     members = server_of(request).members(caller)
     return render("membres.html", **page_context(request, caller, "membres"), membres=members,
-                  **extra)
+                  reglages=table_settings(caller), **extra)
 
 
 @router.get("/tables/{id}/membres", response_class=HTMLResponse)
@@ -241,7 +243,7 @@ async def _jdr_error(request: Request, exc: Exception) -> Response:
 
 def install(app: FastAPI) -> None:
     """The pages' routers, their static files, and HTML errors outside `/api`."""
-    from jdr.web import encounter, page_live, page_play, page_sheets
+    from jdr.web import encounter, page_dice, page_live, page_play, page_sheets
 
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(JdrError, _jdr_error)
@@ -250,4 +252,6 @@ def install(app: FastAPI) -> None:
     app.include_router(page_play.router)
     app.include_router(page_sheets.router)
     app.include_router(encounter.router)
+    app.include_router(page_dice.router)
+    app.include_router(page_dice.api_router)
     app.add_api_websocket_route("/tables/{id}/direct", page_live.direct)
