@@ -508,10 +508,8 @@ def demo_cmd(
 ) -> None:
     """Démonstration : une courte scène du système choisi."""
     from jdr.core.registry import available, get_system
-
-    out = Output(fmt, as_json, detail)
     system = get_system(systeme if systeme is not None else available()[0])
-    out.render(system.demo(_source(seed, None)))()
+    Output(fmt, as_json, detail).render(system.demo(_source(seed, None)))()
 
 
 def _version(value: bool) -> None:
