@@ -5,10 +5,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml exemples/deuxdes/pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e exemples/deuxdes
 	touch $(STAMP)
 
 run: $(STAMP)

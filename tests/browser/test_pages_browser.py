@@ -13,9 +13,21 @@ from playwright.sync_api import expect
 from jdr.core.french import state_label
 
 
+def settled(page: Any) -> None:
+    """Wait until no htmx request is under way (a list refreshed after a choice)."""
+    page.wait_for_function("!document.querySelector('.htmx-request')")
+
+
+def choose(page: Any, selector: str, value: str) -> None:
+    """Pick a value in a list the declarations fill (the form may refresh after it)."""
+    expect(page.locator(f"{selector} option[value='{value}']")).to_have_count(1)
+    page.select_option(selector, value)
+    settled(page)
+
+
 def choose_check(page: Any, who: str, skill: str, threshold: str) -> None:
-    page.select_option("#personnage", who)
-    page.fill("#competence", skill)
+    choose(page, "#personnage", who)
+    choose(page, "#competence", skill)
     page.fill("#seuil", threshold)
     page.locator("#seuil").dispatch_event("change")
     expect(page.locator("#chances .pourcent")).to_contain_text("%")
@@ -41,7 +53,7 @@ def test_player_check_reaches_mj_live_and_secret_stays_secret(browser: Any, site
     expect(last.locator(".de")).to_have_count(1)
     expect(last.locator(".verdict").first).to_have_text(re.compile("réussite|échec"))
 
-    mj.check("input[name=mode][value=libre]")
+    choose(mj, "#type", "roll")
     mj.fill("#expression", "7d13")
     mj.select_option("#visibilite", "mj")
     mj.click("#jets button[type=submit]")
@@ -64,7 +76,7 @@ def _row(page: Any, name: str) -> Any:
 
 
 def _attack(mj: Any) -> None:
-    mj.select_option("#defenseur", "Gobelin")
+    choose(mj, "#defenseur", "Gobelin")
     expect(mj.locator("#attaque-chances .pourcent")).to_contain_text("%")
     mj.click("#attaque button[type=submit]")
 
@@ -127,15 +139,15 @@ def test_full_fight_through_the_pages(browser: Any, site: Site) -> None:
 
     # the rules refuse a check to the fallen goblin; the French reason is shown
     mj.goto(f"{site.url}/tables/{site.table}")
-    mj.select_option("#personnage", "Gobelin")
-    mj.fill("#competence", "petite_lame")
+    choose(mj, "#personnage", "Gobelin")
+    choose(mj, "#competence", "petite_lame")
     mj.fill("#seuil", "10")
     mj.click("#jets button[type=submit]")
     expect(mj.locator("#jet-resultat .erreur")).to_contain_text("Gobelin ne peut pas agir")
 
     # the MJ heals by hand, undoes it, ends the fight
     mj.goto(f"{site.url}/tables/{site.table}/combat")
-    mj.select_option("#sante-perso", "Nain A")
+    choose(mj, "#sante-personnage", "Nain A")
     mj.fill("#sante-valeur", "-4")
     mj.click("#sante button[type=submit]")
     expect(_row(player, "Nain A").locator(".pv-texte")).to_contain_text("PV 26/30")

@@ -200,7 +200,8 @@ def test_sheet_new_is_valid(tmp_path: Path) -> None:
 
 def test_systems_lists_every_system() -> None:
     ids = [s["id"] for s in as_json("systems")]
-    assert ids == ["cyd", "cydonia", "dd35", "felins", "maitrise"]
+    # the five shipped systems, and the example system `make` installs (exemples/deuxdes)
+    assert ids == ["cyd", "cydonia", "dd35", "deuxdes", "felins", "maitrise"]
 
 
 def test_demo_runs_to_the_end() -> None:

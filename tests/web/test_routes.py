@@ -326,7 +326,7 @@ async def test_random_actions_never_fail_the_server(tmp_path: Path) -> None:
     answers a result or a French error, never a 500."""
     import random
 
-    from jdr.core.actions import PARAMS
+    from jdr.core.declare import ACTIONS, ENGINE_KINDS
 
     rng = random.Random(11)
     async with in_process(str(tmp_path / "fuzz.jdr")) as client:
@@ -335,8 +335,8 @@ async def test_random_actions_never_fail_the_server(tmp_path: Path) -> None:
             await add_character(client, table, table.mj, text)
         statuses = set()
         for _ in range(300):
-            kind = rng.choice(sorted(PARAMS))
-            keys = sorted(PARAMS[kind])
+            kind = rng.choice(sorted(ENGINE_KINDS))
+            keys = sorted(ACTIONS[kind].names)
             params = {k: rng.choice(FUZZ_VALUES) for k in rng.sample(keys, rng.randint(0, len(keys)))}
             body: dict[str, Any] = {"type": kind, "params": params, "graine": rng.randint(0, 999)}
             if rng.random() < 0.3:

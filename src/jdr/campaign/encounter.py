@@ -3,8 +3,8 @@ end. Each step is journaled with the encounter's state before and after, so `jdr
 it like any other action.
 
 `next_turn` applies what the rules do at that moment through the system's hooks: a new round
-(`round_start`: dd35's +5 and end of combat, ...), then the new current character's turn
-(`turn_start`: Cydonia's wake-up roll, felins' waking time, ...). A character the rules leave
+(`round_start`: a bonus to who did not act, the end of combat, ...), then the new current
+character's turn (`turn_start`: a wake-up roll, a waking time, ...). A character the rules leave
 unable to act has its turn passed, with a note naming the rule.
 """
 

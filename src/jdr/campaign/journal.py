@@ -29,16 +29,23 @@ def commit(tx: Tx, pending: Pending, rec: Record) -> Entry:
                      rec.changes, rec.visibility, rec.author)
 
 
-def _delete(doc: SheetDocument, path: tuple[str, ...]) -> None:
+def _delete(doc: SheetDocument, path: tuple[str, ...], created: int = 0) -> None:
+    """Remove the value an action added, and the `created` tables it made on the way (the sheet
+    is then exactly as before: no empty `echecs: {}` left behind)."""
     node: Any = doc.data
+    chain: list[tuple[Any, Any]] = []
     for name in path[:-1]:
         key = doc._key(node, name)
+        chain.append((node, key))
         node = node.get(key)
         if not isinstance(node, Mapping):
             return
     key = doc._key(node, path[-1])
     if key in node:
         del node[key]
+    for parent, key in reversed(chain[len(chain) - created:] if created else []):
+        if isinstance(parent.get(key), Mapping) and not parent[key]:
+            del parent[key]
 
 
 def _label(change: Mapping[str, Any]) -> str:
@@ -94,7 +101,7 @@ def _put_back(tx: Tx, row: Any) -> tuple[dict[str, SheetDocument], list[dict[str
         path = tuple(ch["path"])
         _check_unchanged(tx, row, ch, to_plain(SheetChange(doc, path, None, ch["pool"]).current()))
         if ch["before"] is None:
-            _delete(doc, path)
+            _delete(doc, path, int(ch.get("created", 0)))
         else:
             SheetChange(doc, path, ch["before"], ch["pool"]).apply()
     return docs, inverse

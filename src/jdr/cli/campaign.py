@@ -70,7 +70,7 @@ def _open(campagne: str | None) -> Any:
 @campaign_app.command("nouvelle")
 def new_cmd(
     nom: Annotated[str, typer.Argument(help="Nom de la campagne (fichier NOM.jdr).")],
-    systeme: Annotated[str, typer.Option("--systeme", help="cydonia, maitrise, dd35, cyd ou felins.")],
+    systeme: Annotated[str, typer.Option("--systeme", help="Identifiant du système (jdr systems).")],
     db: Annotated[str | None, typer.Option(
         "--db", help="Adresse PostgreSQL (postgresql+psycopg://…) au lieu d'un fichier.")] = None,
     as_json: JsonOpt = False,

@@ -18,7 +18,7 @@ from jdr.errors import JdrError
 
 APP_SETTINGS: dict[str, Any] = {
     "name": "jdr",
-    "help": "Moteur de règles et table de jeu pour jeux de rôle (cydonia, maitrise, dd35, cyd, felins).",
+    "help": "Moteur de règles et table de jeu pour jeux de rôle (systèmes installés : jdr systems).",
     "no_args_is_help": True,
     "add_completion": False,
     "pretty_exceptions_enable": False,
@@ -146,9 +146,10 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
         return
     from jdr.campaign.workspace import workspace
     from jdr.core.actions import commit, execute, journaled, refs_of
+    from jdr.core.actions import rolls as declared_rolls
 
     params = {k: v for k, v in params.items() if v is not None and v != []}
-    rolls = kind not in ("odds", "show", "xp", "session", "sante") and not params.get("chances")
+    rolls = declared_rolls(kind, params)  # the declaration says whether the action rolls
     source = _source(seed, des) if rolls or des is not None else None
     write = journaled(kind) and not dry_run
     with output_first(write) as shown, workspace(refs_of(kind, params), campagne, write) as ws:
@@ -279,8 +280,9 @@ def attack_cmd(
     visee: Annotated[str | None, typer.Option("--visee", metavar="ZONE", help="Zone visée.")] = None,
     critique: Annotated[str | None, typer.Option(
         "--critique", metavar="CHOIX",
-        help="Option de critique (maitrise : rapidite, degats, precision, mj).")] = None,
-    complete: Annotated[bool, typer.Option("--complete", help="Attaque complète (dd35).")] = False,
+        help="Option de critique choisie d'avance, si le système en a (voir jdr aide SYSTEME).")] = None,
+    complete: Annotated[bool, typer.Option(
+        "--complete", help="Attaque complète, si le système en a (voir jdr aide SYSTEME).")] = False,
     opt: OptOpt = None,
     des: DesOpt = None,
     seed: SeedOpt = None,
@@ -346,7 +348,7 @@ def duel_cmd(
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
-    """Duel (cydonia, cyd, felins : duel de provocation)."""
+    """Duel : le provocateur contre le provoqué (si le système a des duels)."""
     _act("duel", {"personnages": [a, b], "opt": opt}, Output(fmt, as_json, detail), seed, des,
          dry_run, campagne)
 
@@ -374,7 +376,7 @@ def regle_cmd(
 @app.command("sante")
 def sante_cmd(
     fiche: PersoArg,
-    valeur: Annotated[str, _arg("12 (fixe), +3 (soins) ou -5 (dégâts) ; en blessures pour felins.",
+    valeur: Annotated[str, _arg("12 (fixe), +3 ou -5 (changement), dans l'unité du système (PV, blessures…).",
                                 "VALEUR")],
     dry_run: DryOpt = False,
     campagne: CampOpt = None,
@@ -403,7 +405,7 @@ def session_new_cmd(
 
 @sheet_app.command("nouvelle")
 def sheet_new_cmd(
-    systeme: Annotated[str, _arg("cydonia, maitrise, dd35, cyd ou felins.", "SYSTEME")],
+    systeme: Annotated[str, _arg("Identifiant du système (jdr systems).", "SYSTEME")],
     sortie: Annotated[Path | None, typer.Option(
         "--sortie", "-o", metavar="FICHIER", help="Fichier à écrire (sinon, affichage).")] = None,
     as_json: JsonOpt = False,
@@ -478,7 +480,7 @@ def sheet_show_cmd(
 
 @app.command("aide")
 def aide_cmd(
-    systeme: Annotated[str, _arg("cydonia, maitrise, dd35, cyd ou felins.", "SYSTEME")],
+    systeme: Annotated[str, _arg("Identifiant du système (jdr systems).", "SYSTEME")],
     as_json: JsonOpt = False,
 ) -> None:
     """Aide d'un système : caractéristiques, compétences, seuils, défenses, options, ordre des dés."""
@@ -489,18 +491,16 @@ def aide_cmd(
 
 @app.command("demo")
 def demo_cmd(
-    systeme: Annotated[str, _arg("Système (cydonia par défaut).", "SYSTEME")] = "cydonia",
+    systeme: Annotated[str | None, _arg("Système (par défaut le premier installé).", "SYSTEME")] = None,
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
     """Démonstration : une courte scène du système choisi."""
-    from jdr.core.registry import get_system
-
-    out = Output(fmt, as_json, detail)
-    system = get_system(systeme)
-    out.render(system.demo(_source(seed, None)))()
+    from jdr.core.registry import available, get_system
+    system = get_system(systeme if systeme is not None else available()[0])
+    Output(fmt, as_json, detail).render(system.demo(_source(seed, None)))()
 
 
 from jdr.cli.aliases import register as _aliases  # noqa: E402 (after every command)
@@ -521,7 +521,7 @@ def main_callback(
     version: Annotated[bool, typer.Option("--version", help="Affiche la version et quitte.",
                                           callback=_version, is_eager=True)] = False,
 ) -> None:
-    """Moteur de règles et table de jeu pour jeux de rôle (cydonia, maitrise, dd35, cyd, felins)."""
+    """Moteur de règles et table de jeu pour jeux de rôle (systèmes installés : jdr systems)."""
 
 
 def _only(name: str) -> typer.Typer | None:

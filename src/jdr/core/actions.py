@@ -42,47 +42,34 @@ from jdr.core.usecase import (
 from jdr.dice.source import DiceSource
 from jdr.errors import JdrError, RuleError
 
-# type -> the params it accepts
-PARAMS: dict[str, frozenset[str]] = {
-    "roll": frozenset({"expression"}),
-    "check": frozenset({"personnage", "competence", "carac", "seuil", "contre", "bonus", "choix",
-                         "de", "opt"}),
-    "odds": frozenset({"personnage", "competence", "carac", "seuil", "contre", "bonus", "choix",
-                        "de", "opt"}),
-    "attack": frozenset({"attaquant", "defenseur", "arme", "defense", "visee", "critique",
-                          "complete", "opt"}),
-    "xp": frozenset({"personnage", "competence", "carac", "pv", "opt"}),
-    "initiative": frozenset({"personnages", "opt"}),
-    "duel": frozenset({"personnages", "opt"}),
-    "session": frozenset({"personnages"}),
-    "show": frozenset({"personnage"}),
-    "regle": frozenset({"nom", "personnages", "opt", "chances"}),
-    "sante": frozenset({"personnage", "valeur"}),
-}
 MAX_TEXT = 200
 MAX_PATH = 4096  # a character may be a sheet path: the file layer says when a name is too long
-REFS = {"personnage", "attaquant", "defenseur", "contre", "personnages"}
 LIMITS = {"expression": 100_000}  # the dice parser refuses past its own limits, in French
 MAX_CHARACTERS = 50
 
 
-POSITIONAL = {"personnage": "FICHE", "competence": "COMPETENCE", "attaquant": "ATTAQUANT",
-              "defenseur": "DEFENSEUR", "personnages": "PERSONNAGES", "nom": "REGLE",
-              "expression": "EXPRESSION"}
-
-
 def _where(key: str) -> str:
     """A parameter as both front ends name it: `bonus (--bonus)`, `personnage (FICHE|NOM)`."""
-    return f"« {key} » ({POSITIONAL.get(key) or '--' + key})"
+    from jdr.core.declare import cli_name
 
-
-READ_ONLY = frozenset({"odds", "show"})
+    return f"« {key} » ({cli_name(key)})"
 
 
 def journaled(kind: str) -> bool:
     """Whether an action is journaled (and so writes, in a campaign): odds and sheet views
     change nothing."""
-    return kind not in READ_ONLY
+    from jdr.core.declare import ACTIONS
+
+    action = ACTIONS.get(kind)
+    return action.journaled if action is not None else True
+
+
+def rolls(kind: str, params: Mapping[str, Any]) -> bool:
+    """Whether the action takes a dice source (the CLI makes one only then)."""
+    from jdr.core.declare import ACTIONS
+
+    action = ACTIONS.get(kind)
+    return (action.rolls if action is not None else True) and not params.get("chances")
 
 
 @dataclass
@@ -126,7 +113,9 @@ def _text(params: Mapping[str, Any], key: str, required: bool = False) -> str | 
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise JdrError(f"paramètre {_where(key)} : texte attendu")
     text = str(value)
-    limit = MAX_PATH if key in REFS else LIMITS.get(key, MAX_TEXT)
+    from jdr.core.declare import REF_NAMES
+
+    limit = MAX_PATH if key in REF_NAMES else LIMITS.get(key, MAX_TEXT)
     if len(text) > limit:
         raise JdrError(f"paramètre {_where(key)} : {limit} caractères au plus")
     return text
@@ -174,9 +163,11 @@ def _opts(params: Mapping[str, Any]) -> list[str] | dict[str, str]:
 
 
 def check_params(kind: str, params: Mapping[str, Any]) -> None:
-    if kind not in PARAMS:
-        raise JdrError(f"action « {kind[:40]} » inconnue (actions : {', '.join(sorted(PARAMS))})")
-    allowed = PARAMS[kind]
+    from jdr.core.declare import ACTIONS, played
+
+    if kind not in played():
+        raise JdrError(f"action « {kind[:40]} » inconnue (actions : {', '.join(sorted(played()))})")
+    allowed = ACTIONS[kind].names
     unknown = sorted(set(params) - allowed)
     if unknown:
         from jdr.names import unknown_name_message
@@ -185,22 +176,24 @@ def check_params(kind: str, params: Mapping[str, Any]) -> None:
 
 
 def refs_of(kind: str, params: Mapping[str, Any]) -> list[str]:
-    """The characters an action names, in order (sheet paths or names in a campaign)."""
-    if kind in ("check", "odds"):
-        refs = [_text(params, "personnage", True) or ""]
-        contre = _text(params, "contre")
-        if contre is not None:
-            refs.append(split_ref(contre)[0])
-        return refs
-    if kind == "attack":
-        return [_text(params, "attaquant", True) or "", _text(params, "defenseur", True) or ""]
-    if kind in ("xp", "show", "sante"):
-        return [_text(params, "personnage", True) or ""]
-    if kind in ("initiative", "duel", "session", "regle"):
-        if kind == "regle" and params.get("personnages") is None:
-            return []
-        return _names(params, "personnages")
-    return []
+    """The characters an action names, in order (sheet paths or names in a campaign): every
+    parameter the declaration types as a character, in its order."""
+    from jdr.core.declare import ACTIONS
+
+    action = ACTIONS.get(kind)
+    if action is None:
+        return []
+    refs: list[str] = []
+    for param in action.params:
+        if param.kind in ("character", "opponent"):
+            value = _text(params, param.name, param.required)
+            if value is not None:
+                refs.append(split_ref(value)[0] if param.kind == "opponent" else value)
+        elif param.kind == "characters":
+            if params.get(param.name) is None and not param.required:
+                continue
+            refs.extend(_names(params, param.name))
+    return refs
 
 
 def _refuse_if_unable(system: AnySystem, kind: str, who: Sequence[Loaded[Any]],
@@ -214,8 +207,11 @@ def _refuse_if_unable(system: AnySystem, kind: str, who: Sequence[Loaded[Any]],
             raise RuleError(f"{sheet.name} ne peut pas agir : {why.text}{rule}")
 
 
+Run = Callable[[DiceSource | None], Outcome]
+
+
 def _run_check(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: list[Loaded[Any]],
-               chooser: Chooser) -> Callable[[DiceSource | None], Outcome]:
+               chooser: Chooser) -> Run:
     contre = _text(params, "contre")
     if contre is not None and _text(params, "seuil") is not None:
         raise JdrError("--seuil et --contre s'excluent : un jet a un seuil OU un adversaire")
@@ -243,8 +239,8 @@ def _need(source: DiceSource | None) -> DiceSource:
     return source
 
 
-def _run_attack(system: AnySystem, params: Mapping[str, Any], loaded: list[Loaded[Any]],
-                chooser: Chooser) -> Callable[[DiceSource | None], Outcome]:
+def _run_attack(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: list[Loaded[Any]],
+                chooser: Chooser) -> Run:
     attacker, defender = loaded
     if same_character(attacker, defender) or attacker.name == defender.name:
         raise RuleError(f"{attacker.name} ne peut pas s'attaquer lui-même")
@@ -252,12 +248,14 @@ def _run_attack(system: AnySystem, params: Mapping[str, Any], loaded: list[Loade
                             _text(params, "visee"), _text(params, "critique"),
                             _flag(params, "complete"), options(system, "attack", _opts(params)),
                             chooser)
+    if kind == "attack_odds":
+        return lambda _src: Outcome(system.attack_odds(request))
     _refuse_if_unable(system, "attack", [attacker], request)
     return lambda src: system.attack(request, _need(src))
 
 
-def _run_xp(system: AnySystem, params: Mapping[str, Any], loaded: list[Loaded[Any]]
-            ) -> Callable[[DiceSource | None], Outcome]:
+def _run_xp(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: list[Loaded[Any]],
+            chooser: Chooser) -> Run:
     skill, carac, pv = _text(params, "competence"), _text(params, "carac"), _flag(params, "pv")
     if len([x for x in (skill, carac) if x]) + int(pv) != 1:
         raise JdrError("jdr xp : choisir exactement un achat parmi --competence, --carac, --pv")
@@ -280,9 +278,17 @@ def _health_changes(doc: Any, path: tuple[str, ...], value: int, top: int | None
     return (SheetChange(doc, path, {"max": keep if keep is not None else value, "actuels": value}),)
 
 
-def _run_health(system: AnySystem, params: Mapping[str, Any], sheet: Loaded[Any]
-                ) -> Callable[[DiceSource | None], Outcome]:
-    """The MJ's damage or healing by hand: `valeur` = `12` (set), `+3` or `-5` (change)."""
+def _run_show(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: list[Loaded[Any]],
+              chooser: Chooser) -> Run:
+    sheet = loaded[0]
+    return lambda _src: Outcome(system.show(sheet))
+
+
+def _run_health(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: list[Loaded[Any]],
+                chooser: Chooser) -> Run:
+    """The MJ's damage or healing by hand: `valeur` = `12` (set), `+3` or `-5` (change), in the
+    system's own unit (`hand_health`: PV, blessures)."""
+    sheet = loaded[0]
     from jdr.core.options import parse_int
     from jdr.core.results import Line, Notes
 
@@ -294,7 +300,8 @@ def _run_health(system: AnySystem, params: Mapping[str, Any], sheet: Loaded[Any]
     after = health.after + number if raw.strip()[:1] in "+-" else number
     if health.unit == "pv" and health.max is not None:
         after = min(after, health.max)  # healing by hand stops at the maximum
-    unit = "PV" if health.unit == "pv" else "blessures"
+    hand = system.hand_health(sheet)
+    unit = hand.unit if hand is not None else ("PV" if health.unit == "pv" else "blessures")
     top = f"/{health.max}" if health.max is not None else ""
     result = Notes(f"{sheet.name} : {unit} {health.after}{top} → {after}{top}",
                    (Line("changement à la main (MJ)"),))
@@ -303,7 +310,7 @@ def _run_health(system: AnySystem, params: Mapping[str, Any], sheet: Loaded[Any]
 
 
 def _run_group(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: list[Loaded[Any]],
-               chooser: Chooser) -> Callable[[DiceSource | None], Outcome]:
+               chooser: Chooser) -> Run:
     if kind == "regle":
         name = _text(params, "nom", True) or ""
         action_spec(system, name)
@@ -329,6 +336,8 @@ def execute(ws: Workspace, kind: str, params: Mapping[str, Any], source: DiceSou
             visibility: str = "public", author: str | None = None,
             system: AnySystem | None = None) -> Done:
     """Run one action in `ws` (not committed: see `commit`)."""
+    from jdr.core.declare import ACTIONS
+
     check_params(kind, params)
     recording = Recording(source) if source is not None else None
     if kind == "roll":
@@ -341,23 +350,13 @@ def execute(ws: Workspace, kind: str, params: Mapping[str, Any], source: DiceSou
         raise JdrError(f"{kind} : aucun personnage donné")
     assert system is not None
     action = _text(params, "nom", True) or "" if kind == "regle" else kind
-    if kind in ("check", "odds"):
-        run = _run_check(system, kind, params, loaded, chooser)
-    elif kind == "attack":
-        run = _run_attack(system, params, loaded, chooser)
-    elif kind == "xp":
-        run = _run_xp(system, params, loaded)
-    elif kind == "sante":
-        run = _run_health(system, params, loaded[0])
-    elif kind == "show":
-        sheet = loaded[0]
-        run = lambda _src: Outcome(system.show(sheet))  # noqa: E731
-    else:
-        run = _run_group(system, kind, params, loaded, chooser)
+    runner = globals()[ACTIONS[kind].runner]
+    run = runner(system, kind, params, loaded, chooser)
     journal = journaled(kind)
     if kind == "regle" and _flag(params, "chances"):
         recording, journal = None, False
-    pending = prepare(system, action, run, recording, dry_run)
+    pending = prepare(system, "attack" if kind == "attack_odds" else action, run, recording,
+                      dry_run)
     who = actor or (loaded[0].name if loaded else "MJ")
     name = kind if kind != "regle" else f"regle:{action}"
     return Done(kind, system, pending,

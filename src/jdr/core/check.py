@@ -148,7 +148,7 @@ class CheckResult:
     who: str = ""
     stats: tuple[tuple[str, int], ...] = ()
     rolled: bool = True  # False: a value with no die (passive)
-    threshold_label: str = "seuil"  # how the threshold reads ("marge minimale" in maitrise)
+    threshold_label: str = "seuil"  # how the threshold reads ("marge minimale" in a margin system)
 
 
 @dataclass(frozen=True)

@@ -139,7 +139,7 @@ class Contest:
              between: Callable[[CheckResult, CheckResult], tuple[Check, Check]] | None = None
              ) -> ContestResult:
         """Roll both; on a tie whose rule is a re-roll, roll again (bounded). `between` lets a
-        system change the checks between rounds (felins: Chance moves after a critical)."""
+        system change the checks between rounds (a pool that moves after a critical)."""
         actor, opponent = self.actor, self.opponent
         rounds: list[tuple[CheckResult, CheckResult]] = []
         for _ in range(self.rule.max_rerolls):

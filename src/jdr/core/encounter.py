@@ -2,8 +2,8 @@
 
 The state is plain data (stored as JSON by the campaign). The system's rules plug in through
 `GameSystem` hooks: who can act (`incapacity`), what happens at the start of a character's turn
-(`turn_start`: Cydonia's wake-up roll, ...) and at the start of a round (`round_start`: dd35's
-+5 to who did not act, end of combat when nobody acts, ...).
+(`turn_start`: a wake-up roll, ...) and at the start of a round (`round_start`: a bonus to
+who did not act, end of combat when nobody acts, ...).
 """
 
 from __future__ import annotations

@@ -1,16 +1,19 @@
 """Game systems are found by id: a new system is a package.
 
-The five systems this distribution ships are listed here (`BUILTIN`, the same targets as the
-`jdr.systems` entry points in pyproject.toml, which a test keeps equal): finding one of them
-imports only that system's package. Any other id is looked up in the `jdr.systems` entry-point
-group, which is scanned only then (and by `available()`): importing `importlib.metadata` and
-reading every installed distribution's metadata costs more than a whole `jdr lancer`.
+Every system is declared in the `jdr.systems` entry-point group (pyproject.toml for the systems
+this distribution ships, the system's own distribution for any other: `exemples/deuxdes`). A
+system shipped here is the package `jdr.systems.<id>` (a test keeps this convention equal to the
+declared entry points), so finding it imports only that package; any other id is looked up in
+the entry points, which are scanned only then (and by `available()`): importing
+`importlib.metadata` and reading every installed distribution's metadata costs more than a whole
+`jdr lancer`. No system id is written here.
 """
 
 from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
 from jdr.errors import JdrError
@@ -20,14 +23,19 @@ if TYPE_CHECKING:
     from jdr.core.system import GameSystem
 
 GROUP = "jdr.systems"
+PACKAGE = "jdr.systems"
 
-BUILTIN: dict[str, str] = {
-    "cydonia": "jdr.systems.cydonia:SYSTEM",
-    "maitrise": "jdr.systems.maitrise:SYSTEM",
-    "dd35": "jdr.systems.dd35:SYSTEM",
-    "cyd": "jdr.systems.cyd:SYSTEM",
-    "felins": "jdr.systems.felins:SYSTEM",
-}
+
+def shipped(key: str) -> str | None:
+    """`jdr.systems.<key>:SYSTEM` when this distribution ships that system (nothing imported
+    but the package's spec)."""
+    if not key.isidentifier() or key.startswith("_"):
+        return None
+    try:
+        found = find_spec(f"{PACKAGE}.{key}")
+    except (ImportError, ValueError):
+        return None
+    return f"{PACKAGE}.{key}:SYSTEM" if found is not None else None
 
 
 @cache
@@ -40,12 +48,13 @@ def _entry_points() -> dict[str, str]:
 
 def available() -> list[str]:
     """The ids of the installed systems (nothing is imported)."""
-    return sorted(set(BUILTIN) | set(_entry_points()))
+    return sorted(_entry_points())
 
 
 def _target(key: str, name: str) -> str:
-    if key in BUILTIN:
-        return BUILTIN[key]
+    target = shipped(key)
+    if target is not None:
+        return target
     eps = _entry_points()
     if key not in eps:
         raise JdrError(unknown_name_message("système", name, available()))

@@ -282,7 +282,7 @@ class SheetDocument:
     def system_id(self) -> str:
         value = self.data.get("systeme")
         if value is None:
-            raise SheetError(f"{self.path} : champ « systeme » absent (cydonia, maitrise, dd35, cyd, felins)")
+            raise SheetError(f"{self.path} : champ « systeme » absent (identifiant : jdr systems)")
         return normalize(str(value))
 
     def plain(self) -> dict[str, Any]:

@@ -181,6 +181,28 @@ class TurnRequest(Generic[S]):
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One value a form may offer for a parameter: what is sent, and what a person reads."""
+
+    value: str
+    label: str = ""
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.value
+
+
+@dataclass(frozen=True)
+class HandHealth:
+    """How the MJ's damage or healing by hand reads for this system: its unit and sign
+    (« PV −5 / +3 », « blessures +1 »), said in the form and in the messages."""
+
+    unit: str          # "PV", "blessures"
+    example: str       # "−5 (dégâts), +3 (soins) ou 12"
+    damage_sign: str   # "-": damage lowers the value (PV); "+": damage adds to it (wounds)
+
+
+@dataclass(frozen=True)
 class SystemHelp:
     """What `jdr aide SYSTEME` lists."""
 
@@ -253,6 +275,10 @@ class GameSystem(Generic[S]):
     def demo(self, source: DiceSource) -> Result:
         raise self._unsupported("la démonstration")
 
+    def demo_sheets(self) -> tuple[str, ...]:
+        """The sheets (YAML) of the demo table (`make run`); none: the template and a copy."""
+        return ()
+
     def rule(self, name: str, request: RuleRequest[S], source: DiceSource | None) -> Outcome:
         """A rule of the system's own, declared in `actions` under `name`."""
         raise self._unsupported(f"la règle « {name} »")
@@ -279,6 +305,54 @@ class GameSystem(Generic[S]):
 
     def health(self, sheet: Loaded[S]) -> Health | None:
         return None
+
+    def hand_health(self, sheet: Loaded[S]) -> HandHealth | None:
+        """The unit and sign of health by hand (`sante`), from `health` by default: hit points
+        go down with damage, wounds go up."""
+        health = self.health(sheet)
+        if health is None:
+            return None
+        if health.unit == "pv":
+            return HandHealth("PV", "−5 (dégâts), +3 (soins) ou 12 (valeur fixée)", "-")
+        return HandHealth("blessures", "+1 (une blessure de plus), −1 (une de moins) ou 2", "+")
+
+    # choices the forms offer (pages, `jdr aide`): from the rules and the actual sheets
+    def check_choices(self, sheet: Loaded[S]) -> tuple[Choice, ...]:
+        """What this character may roll a check with (skills, characteristics, resistances…):
+        by default the system's help lists."""
+        info = self.help()
+        return tuple(Choice(k, v) for k, v in {**info.skills, **info.characteristics}.items())
+
+    def carac_choices(self, sheet: Loaded[S]) -> tuple[Choice, ...]:
+        """The characteristics a check may be rolled with instead of the usual one."""
+        return tuple(Choice(k, v) for k, v in self.help().characteristics.items())
+
+    def die_choices(self, sheet: Loaded[S]) -> tuple[Choice, ...]:
+        """The dice a player may choose for a check (`--de`); none by default."""
+        return ()
+
+    def weapon_choices(self, sheet: Loaded[S]) -> tuple[Choice, ...]:
+        """The weapons this character may attack with; none by default (bare hands)."""
+        return ()
+
+    def defence_choices(self, attacker: Loaded[S], defender: Loaded[S] | None,
+                        weapon: str | None) -> tuple[Choice, ...]:
+        """The defences the rules allow against this attack; by default the help's list."""
+        return tuple(Choice(d) for d in self.help().defences)
+
+    def aim_choices(self, attacker: Loaded[S], weapon: str | None) -> tuple[Choice, ...]:
+        """The zones an attack may aim at (`--visee`); none by default (no aimed attack)."""
+        return ()
+
+    def critical_choices(self, attacker: Loaded[S]) -> tuple[Choice, ...]:
+        """The critical options a player may pick ahead (`--critique`); none by default."""
+        return ()
+
+    full_attack: bool = False  # the rules know a full attack (`--complete`)
+
+    def attack_odds(self, request: AttackRequest[S]) -> Odds | Report:
+        """The exact odds of the attack `attack` would roll (asked before every attack)."""
+        raise self._unsupported("les chances d'une attaque")
 
     def health_path(self, sheet: Loaded[S]) -> tuple[str, ...]:
         """Where the current health is kept on the sheet (a `{max, actuels}` pool, or a plain

@@ -78,6 +78,8 @@ class Pending:
     docs: tuple[SheetDocument, ...]
     before: tuple[tuple[SheetChange, Any], ...] = ()
     committed: bool = False
+    # per change (by position): how many tables of its path it created (undo removes them)
+    created: tuple[int, ...] = ()
 
     @property
     def result(self) -> Any:
@@ -101,16 +103,33 @@ def prepare(system: AnySystem, action: str, run: Callable[[DiceSource | None], O
         finish(source.inner if isinstance(source, Recording) else source)
     if dry_run or not outcome.changes:
         return Pending(outcome, ())
-    return Pending(outcome, *apply_changes(system, outcome.changes))
+    created: list[int] = []
+    docs, before = apply_changes(system, outcome.changes, created)
+    return Pending(outcome, docs, before, created=tuple(created))
 
 
-def apply_changes(system: AnySystem, changes: Sequence[SheetChange]
+def _missing_tables(change: SheetChange) -> int:
+    """How many tables of the change's path (its leaf excluded) are absent from the sheet."""
+    node: Any = change.doc.plain()
+    parents = change.path[:-1] if not change.pool else ()
+    for i, name in enumerate(parents):
+        child = SheetChange.doc_get(node, name) if isinstance(node, Mapping) else None
+        if not isinstance(child, Mapping):
+            return len(parents) - i
+        node = child
+    return 0
+
+
+def apply_changes(system: AnySystem, changes: Sequence[SheetChange], created: list[int] | None = None
                   ) -> tuple[tuple[SheetDocument, ...], tuple[tuple[SheetChange, Any], ...]]:
-    """Apply in memory, recording each value before; validate every changed sheet once."""
+    """Apply in memory, recording each value before (and the tables a change creates, so that
+    an undo restores the sheet exactly); validate every changed sheet once."""
     docs: dict[int, SheetDocument] = {}
     before: list[tuple[SheetChange, Any]] = []
     for change in changes:
         before.append((change, change.current()))
+        if created is not None:
+            created.append(_missing_tables(change))
         change.apply()
         docs[id(change.doc)] = change.doc
     for doc in docs.values():
@@ -153,9 +172,12 @@ class Recording:
 def changes_json(pending: Pending) -> list[dict[str, Any]]:
     """Each sheet change with its value before and after (journal, undo)."""
     out = []
-    for change, before in pending.before:
-        out.append({"character": _doc_name(change.doc), "path": list(change.path),
-                    "pool": change.pool, "before": _plain(before), "after": _plain(change.value)})
+    for i, (change, before) in enumerate(pending.before):
+        item = {"character": _doc_name(change.doc), "path": list(change.path),
+                "pool": change.pool, "before": _plain(before), "after": _plain(change.value)}
+        if i < len(pending.created) and pending.created[i]:
+            item["created"] = pending.created[i]
+        out.append(item)
     return out
 
 

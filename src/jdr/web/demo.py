@@ -1,7 +1,7 @@
 """`python -m jdr.web.demo` (`make run`): the online table with a demo campaign, on SQLite.
 
-One table per installed system, with its characters (the Cydonia example's dwarf, elf and goblin;
-for the other systems, the system's sheet template and a second copy of it); the first character
+One table per installed system, with its characters (the system's own demo sheets, or its sheet
+template and a second copy of it); the first character
 is given to the player « Alice ». The MJ's and Alice's links are printed. Idempotent: the
 database (`.jdr-demo/tables.jdr`, or `--db`) is reused when present, and the links with it (kept
 beside it in `liens.json`, readable by its owner only: a local demo, not a secret store).
@@ -16,47 +16,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-CYDONIA = {
-    "Nain A": """systeme: cydonia
-nom: Nain A
-peuple: nain
-caracteristiques: {physique: 7, agilite: 4, dexterite: 4, sensoriel: 3, courage: 5, charisme: 2,
-  mental: 1, chance: 3}
-competences: {hache: 6, esquive: 2, negociation: 3}
-expertes: [negociation]
-pv: {max: 30, actuels: 30}
-xp: 10
-armes:
-  - {nom: Hache de bûcheron, competence: hache, degats: "PHY+3+1d10", equipee: principale}
-protections: {torse: 3}
-""",
-    "Elfe B": """systeme: cydonia
-nom: Elfe B
-caracteristiques: {physique: 5, agilite: 4, dexterite: 6, sensoriel: 5, courage: 4, charisme: 4,
-  mental: 4, chance: 4}
-competences: {lame: 5, esquive: 5}
-pv: 25
-protections: {toutes: 3}
-""",
-    "Gobelin": """systeme: cydonia
-nom: Gobelin
-caracteristiques: {physique: 3, agilite: 5, dexterite: 4, sensoriel: 4, courage: 2, charisme: 1,
-  mental: 2, chance: 3}
-competences: {petite_lame: 3, esquive: 4}
-pv: 12
-""",
-}
 PLAYER = "Alice"
 
 
 def sheets_of(system_id: str) -> list[str]:
     """The demo sheets of a system (YAML)."""
-    if system_id == "cydonia":
-        return list(CYDONIA.values())
     from jdr.core.registry import get_system
     from jdr.core.sheet import SheetDocument
 
-    template = get_system(system_id).template()
+    system = get_system(system_id)
+    own = system.demo_sheets()
+    if own:
+        return list(own)
+    template = system.template()
     doc = SheetDocument.from_text(template, Path("modele.yaml"))
     name = str(doc.plain().get("nom") or "Personnage")
     doc.set(("nom",), f"{name} (PNJ)")

@@ -1,17 +1,19 @@
 """Le combat: the encounter of a table, seen by everyone, run by the MJ, fought turn by turn.
 
     GET  /tables/{id}/combat                  the page (panel + live journal)
-    GET  /tables/{id}/f/combat                the panel: round, order, whose turn, HP bars, states
+    GET  /tables/{id}/f/combat                the state: round, order, whose turn, HP bars, states
+    GET  /tables/{id}/f/combat/actions        the forms: attack, dice by hand, the MJ's steps
     POST /tables/{id}/f/combat/debut          (MJ) start: characters + NPC groups (template × count)
     POST /tables/{id}/f/combat/suivant        (MJ) next turn (the rules of each turn applied)
+    POST /tables/{id}/f/combat/rejoindre      (MJ) characters join the encounter
+    POST /tables/{id}/f/combat/quitter        (MJ) characters leave it
     POST /tables/{id}/f/combat/fin            (MJ) end the encounter
-    POST /tables/{id}/f/combat/sante          (MJ) damage or healing by hand (`sante`)
     POST /tables/{id}/f/combat/annuler        (MJ) undo the last action (the API's `run_undo`)
-    POST /tables/{id}/f/combat/chances        the odds of the attack being chosen (`odds --contre`)
-    POST /tables/{id}/f/combat/attaque        the current combatant attacks (MJ or its player)
 
-Every step goes through `jdr.campaign.encounter` or the API's `run_action`, in one campaign
-transaction, journaled; the core refuses what the rules forbid and the French reason is shown.
+The attack and health-by-hand forms are the declarations' (`core.declare`), played through the
+roll box's routes (`/f/formulaire`, `/f/chances`, `/f/jet`). Live events refresh the state only;
+the forms are rendered again only when the turn or the combatants change (`data-cle`), so what
+someone is typing stays, and a message stays until dismissed.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
-from jdr.core.french import de
 from jdr.errors import JdrError
 from jdr.web.auth import SPECTATEUR, Caller
 from jdr.web.deps import TableId
@@ -32,7 +33,6 @@ from jdr.web.pagekit import (
     failure,
     form_of,
     message,
-    one,
     page_context,
     refreshed,
     render,
@@ -56,15 +56,6 @@ def _bar(hp: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"texte": f"{unit} {now}/{top}", "part": part, "niveau": level}
 
 
-def _weapons(plain: dict[str, Any]) -> list[tuple[str, str]]:
-    """(name, skill) of each weapon written on a sheet (`armes`)."""
-    out = []
-    for item in plain.get("armes") or []:
-        if isinstance(item, dict) and item.get("nom"):
-            out.append((str(item["nom"]), str(item.get("competence") or "")))
-    return out
-
-
 def panel_data(caller: Caller) -> dict[str, Any]:
     from jdr.campaign.encounter import view
     from jdr.render.json import to_json
@@ -74,15 +65,42 @@ def panel_data(caller: Caller) -> dict[str, Any]:
         infos = {i.name: i for i in tx.characters()}
         shown = to_json(view(tx)) if tx.encounter() is not None else None
         shown = known(caller, tx).encounter(shown) if shown is not None else None
-        current = shown.get("current") if shown else None
-        weapons = _weapons(tx.document(current).plain()) if current in infos else []
+    current = shown.get("current") if shown else None
     rows = [{**c, "barre": _bar(c.get("hit_points"))} for c in (shown or {}).get("order", [])]
-    player = infos[current].player if current in infos else None
-    may_attack = current is not None and (caller.is_mj or caller.owns(player))
-    return {"rencontre": shown, "lignes": rows, "courant": current, "armes": weapons,
-            "peut_attaquer": may_attack and caller.role != SPECTATEUR,
-            "cibles": [r["name"] for r in rows if r["name"] != current],
-            "personnages": sorted(infos), "caller": caller}
+    names = [r["name"] for r in rows]
+    key = "" if shown is None else f"{shown.get('round')}|{current}|{'|'.join(names)}"
+    return {"rencontre": shown, "lignes": rows, "courant": current, "cle": key,
+            "combattants": names, "personnages": sorted(infos),
+            "absents": [n for n in sorted(infos) if n not in names], "caller": caller}
+
+
+def forms_data(caller: Caller) -> dict[str, Any]:
+    """The forms of the panel, from the declarations: the attack of the current combatant (by
+    default) on a combatant, and for the MJ health by hand."""
+    from jdr.campaign.workspace import CampaignWorkspace
+    from jdr.core.declare import form
+
+    data = panel_data(caller)
+    system = caller.campaign.system
+    mine = [n for n in data["combattants"] if n in _mine(caller)]
+    current = data["courant"]
+    attack = None
+    if data["rencontre"] and mine and caller.role != SPECTATEUR and "attack" in system.actions:
+        first = current if current in mine else mine[0]
+        with caller.campaign.reading() as tx:
+            attack = form(CampaignWorkspace(tx), "attack", {"attaquant": first}, system,
+                          data["combattants"], mine)
+    health = None
+    if caller.is_mj and data["rencontre"] and data["combattants"]:
+        with caller.campaign.reading() as tx:
+            health = form(CampaignWorkspace(tx), "sante", {"personnage": data["combattants"][0]},
+                          system, data["combattants"])
+    return {**data, "attaque": attack, "sante": health, "table": caller.campaign}
+
+
+def _mine(caller: Caller) -> set[str]:
+    with caller.campaign.reading() as tx:
+        return {i.name for i in tx.characters() if caller.may_read_character(i.player)}
 
 
 @router.get("/tables/{id}/combat", response_class=HTMLResponse)
@@ -91,7 +109,7 @@ def combat_page(id: TableId, request: Request) -> HTMLResponse:
 
     caller = caller_from_cookie(request, id)
     entries = journal_views(caller)
-    context = {**panel_data(caller), **page_context(request, caller, "combat")}
+    context = {**forms_data(caller), **page_context(request, caller, "combat")}
     return render("combat.html", **context, entrees=entries,
                   dernier=entries[-1]["seq"] if entries else 0)
 
@@ -99,7 +117,13 @@ def combat_page(id: TableId, request: Request) -> HTMLResponse:
 @router.get("/tables/{id}/f/combat", response_class=HTMLResponse)
 def panel(id: TableId, request: Request) -> HTMLResponse:
     caller = caller_from_cookie(request, id)
-    return render("_combat.html", **panel_data(caller))
+    return render("_combat_etat.html", **panel_data(caller))
+
+
+@router.get("/tables/{id}/f/combat/actions", response_class=HTMLResponse)
+def panel_forms(id: TableId, request: Request) -> HTMLResponse:
+    caller = caller_from_cookie(request, id)
+    return render("_combat_actions.html", **forms_data(caller))
 
 
 # ------------------------------------------------------------------ the MJ's steps
@@ -141,13 +165,24 @@ def start(caller: Caller, form: dict[str, list[str]]) -> None:
         begin(tx, names, _source(tx), author=caller.name)
 
 
-def step(caller: Caller, what: str) -> None:
-    from jdr.campaign.encounter import end, next_turn
+def step(caller: Caller, what: str, form: dict[str, list[str]] | None = None) -> None:
+    """One step of the encounter, as its declaration says (`combat:…`, MJ only)."""
+    from jdr.campaign.encounter import end, join, leave, next_turn
+    from jdr.core.declare import ACTIONS
 
-    caller.require_mj()
+    action = ACTIONS[f"combat:{what}"]
+    if action.who == "mj":
+        caller.require_mj()
+    names = [n.strip() for n in (form or {}).get("personnages", []) if n.strip()]
+    if what in ("rejoindre", "quitter") and not names:
+        raise ApiError(422, "choisissez au moins un personnage")
     with caller.campaign.transaction() as tx:
         if what == "suivant":
             next_turn(tx, _source(tx), author=caller.name)
+        elif what == "rejoindre":
+            join(tx, names, _source(tx), author=caller.name)
+        elif what == "quitter":
+            leave(tx, names, author=caller.name)
         else:
             end(tx, author=caller.name)
 
@@ -173,6 +208,18 @@ async def next_one(id: TableId, request: Request) -> HTMLResponse:
     return await _mj_step(request, id, lambda c, _f: step(c, "suivant"), "Tour suivant.")
 
 
+@router.post("/tables/{id}/f/combat/rejoindre", response_class=HTMLResponse)
+async def join_in(id: TableId, request: Request) -> HTMLResponse:
+    return await _mj_step(request, id, lambda c, f: step(c, "rejoindre", f),
+                          "Les arrivants rejoignent le combat.")
+
+
+@router.post("/tables/{id}/f/combat/quitter", response_class=HTMLResponse)
+async def leave_it(id: TableId, request: Request) -> HTMLResponse:
+    return await _mj_step(request, id, lambda c, f: step(c, "quitter", f),
+                          "Les partants quittent le combat.")
+
+
 @router.post("/tables/{id}/f/combat/fin", response_class=HTMLResponse)
 async def finish(id: TableId, request: Request) -> HTMLResponse:
     return await _mj_step(request, id, lambda c, _f: step(c, "fin"), "Combat terminé.")
@@ -185,85 +232,3 @@ async def undo(id: TableId, request: Request) -> HTMLResponse:
     server = server_of(request)
     return await _mj_step(request, id, lambda c, _f: run_undo(server, c),
                           "Dernière action annulée.")
-
-
-def health(server: Any, caller: Caller, form: dict[str, list[str]]) -> None:
-    from jdr.web.models import Action
-    from jdr.web.play import run_action
-
-    caller.require_mj()
-    run_action(server, caller, Action(type="sante", params={
-        "personnage": one(form, "personnage"), "valeur": one(form, "valeur")}))
-
-
-@router.post("/tables/{id}/f/combat/sante", response_class=HTMLResponse)
-async def hand_health(id: TableId, request: Request) -> HTMLResponse:
-    server = server_of(request)
-    return await _mj_step(request, id, lambda c, f: health(server, c, f), "Santé changée.")
-
-
-# ------------------------------------------------------------------ the attack
-
-
-def attack_params(caller: Caller, form: dict[str, list[str]]) -> dict[str, Any]:
-    """The attack of the current combatant (only them, on their turn)."""
-    data = panel_data(caller)
-    current = data["courant"]
-    if current is None:
-        raise ApiError(409, "aucun tour en cours : le MJ lance le combat")
-    if not data["peut_attaquer"]:
-        raise ApiError(403, f"c'est le tour {de(str(current))} : ce n'est pas un de vos personnages")
-    params = {"attaquant": current, "defenseur": one(form, "defenseur")}
-    for key in ("arme", "defense"):
-        if one(form, key):
-            params[key] = one(form, key)
-    return params
-
-
-def attack_odds(server: Any, caller: Caller, form: dict[str, list[str]]) -> dict[str, Any]:
-    from jdr.web.models import Action
-    from jdr.web.page_play import bars
-    from jdr.web.play import run_action
-
-    params = attack_params(caller, form)
-    skills = dict(panel_data(caller)["armes"])
-    skill = skills.get(params.get("arme", "")) or params.get("arme") or ""
-    if not skill or not params["defenseur"]:
-        raise ApiError(422, "choisissez une arme (ou une compétence) et une cible")
-    defence = params.get("defense")
-    contre = f"{params['defenseur']}:{defence}" if defence else params["defenseur"]
-    answer = run_action(server, caller, Action(type="odds", params={
-        "personnage": params["attaquant"], "competence": skill, "contre": contre}))
-    odds = answer["result"]
-    return {"chances": odds, **bars(odds), "texte": answer["text"]}
-
-
-@router.post("/tables/{id}/f/combat/chances", response_class=HTMLResponse)
-async def odds(id: TableId, request: Request) -> HTMLResponse:
-    caller = caller_from_cookie(request, id)
-    form = await form_of(request)
-    try:
-        view = await run_in_threadpool(attack_odds, server_of(request), caller, form)
-    except (ApiError, JdrError) as exc:
-        return message(failure(exc).message)
-    return render("_chances.html", **view)
-
-
-def attack(server: Any, caller: Caller, form: dict[str, list[str]]) -> dict[str, Any]:
-    from jdr.web.models import Action
-    from jdr.web.play import run_action
-
-    return run_action(server, caller, Action(type="attack", params=attack_params(caller, form)))
-
-
-@router.post("/tables/{id}/f/combat/attaque", response_class=HTMLResponse)
-async def strike(id: TableId, request: Request) -> HTMLResponse:
-    caller = caller_from_cookie(request, id)
-    form = await form_of(request)
-    server = server_of(request)
-    try:
-        answer = await run_in_threadpool(attack, server, caller, form)
-    except (ApiError, JdrError) as exc:
-        return message(failure(exc).message)
-    server.hubs.wake(id)
-    return refreshed(answer["text"].splitlines()[0][:200])

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt, model_validator
 
-from jdr.core.actions import PARAMS
+from jdr.core.declare import ENGINE_KINDS, params_schema
 
 MAX_ID = 2**31 - 1
 MAX_YAML = 60_000
@@ -42,7 +42,8 @@ class Body(BaseModel):
 class NewTable(Body):
     nom: str = Field(min_length=1, max_length=200, description="Nom de la table (de la campagne).")
     systeme: str = Field(min_length=1, max_length=40,
-                         description="Système de jeu : cydonia, maitrise, dd35, cyd ou felins.")
+                         description="Système de jeu : l'identifiant d'un système installé "
+                                     "(liste : jdr systems).")
 
 
 class Invitation(Body):
@@ -63,8 +64,10 @@ class CharacterUpdate(Body):
                                description="La confier à ce joueur (MJ seulement).")
 
 
-ACTION_TYPES = sorted(PARAMS)
+ACTION_TYPES = sorted(ENGINE_KINDS)
 TYPE_ENUM: dict[str, JsonValue] = {"enum": [*ACTION_TYPES]}
+# `params` documented per type, from the one declaration of each action (`jdr.core.declare`)
+PARAMS_SCHEMA: dict[str, JsonValue] = {"anyOf": list(params_schema().values())}
 
 
 class Action(Body):
@@ -78,8 +81,9 @@ class Action(Body):
 
     type: str = Field(min_length=1, max_length=40, json_schema_extra=TYPE_ENUM,
                       description="L'action, comme la commande du même nom.")
-    params: dict[str, Any] = Field(default_factory=dict,
-                                   description="Arguments de la commande par leurs noms français.")
+    params: dict[str, Any] = Field(default_factory=dict, json_schema_extra=PARAMS_SCHEMA,
+                                   description="Arguments de la commande par leurs noms français "
+                                               "(un schéma par type d'action).")
     visibilite: Literal["public", "mj", "prive"] = Field(
         default="public", description="public ; mj (jet secret) ; prive (l'auteur et le MJ).")
     des: list[StrictInt] | None = Field(default=None, min_length=1, max_length=1000,

@@ -1,11 +1,16 @@
-"""The roll box: free notation or a rules check, the exact odds before rolling, dice by hand.
+"""The roll box and every action form, rendered from the actions' declarations (`core.declare`).
 
-    POST /tables/{id}/f/chances     the odds of the check being chosen (percent + SVG bars)
-    POST /tables/{id}/f/jet         roll it (the API's `run_action`: same rights, same journal)
+    POST /tables/{id}/f/formulaire   the form of the action chosen (`type`), its lists filled from
+                                     the rules and the sheets already chosen (a character → its
+                                     skills; an attacker and a weapon → the defences allowed)
+    POST /tables/{id}/f/chances      the exact odds of the action being filled, asked of the
+                                     system (a check, an attack, a rule that is a roll)
+    POST /tables/{id}/f/jet          play it (the API's `run_action`: same rights, same journal)
 
-The form names the API's parameters: `personnage`, `competence`, `seuil` (a number or a ladder
-name), `contre` (an opponent, `Nom` or `Nom:competence`), `bonus`; `des` are faces rolled by hand,
-`visibilite` is public, prive or mj (the MJ's secret roll).
+`type` is an action (`check`, `roll`, `attack`, `xp`, `sante`, …) or `regle:NOM` for a rule of the
+system. The form names the API's parameters; `opt.X` fields are the system's options, `role.N`
+a rule's characters in order, `des` faces rolled by hand, `visibilite` public, prive or mj.
+Nothing here knows a system: every list comes from the declaration and the system's hooks.
 """
 
 from __future__ import annotations
@@ -24,36 +29,68 @@ from jdr.web.errors import ApiError, validation_message
 from jdr.web.pagekit import caller_from_cookie, failure, form_of, message, one, refreshed, render, server_of
 
 router = APIRouter(include_in_schema=False)
-CHECK_KEYS = ("personnage", "competence", "carac", "seuil", "bonus")
-SKILL_TITLES = ("compétence", "competence")
-CARAC_TITLES = ("caractéristique", "attribut")
+# what the roll box offers first; then the system's own rules (`regle:NOM`)
+BOX_KINDS = ("check", "roll", "attack", "xp", "duel", "initiative", "session", "sante")
 
 
-def _keys(view: Any, titles: tuple[str, ...]) -> list[str]:
-    return [row.key for s in view.sections if any(t in s.title.lower() for t in titles)
-            for row in s.rows]
+def _kind(value: str) -> tuple[str, str]:
+    """`regle:soin` → (`regle`, `soin`); `check` → (`check`, ``)."""
+    if value.startswith("regle:"):
+        return "regle", value[6:]
+    return value or "check", ""
+
+
+def box_types(caller: Caller) -> list[tuple[str, str]]:
+    """The actions this caller may play from the roll box, as (type, French label)."""
+    from jdr.core.declare import ACTIONS, CORE_KINDS, may_play, rules_of
+
+    system = caller.campaign.system
+    out = []
+    for kind in BOX_KINDS:
+        if kind in CORE_KINDS and kind not in system.actions:
+            continue
+        if may_play(kind, caller.is_mj):
+            out.append((kind, ACTIONS[kind].label))
+    out += [(f"regle:{name}", f"Règle : {name.replace('_', ' ')} — {short}")
+            for name, short in rules_of(system)]
+    return out
+
+
+def characters(caller: Caller, tx: Any) -> tuple[list[str], list[str]]:
+    """Every character of the table, and those the caller may act as."""
+    infos = tx.characters()
+    return [i.name for i in infos], [i.name for i in infos if caller.may_read_character(i.player)]
+
+
+def action_form(caller: Caller, kind: str, params: dict[str, Any]) -> Any:
+    """The declaration's form for this caller, with the lists the sheets give."""
+    from jdr.campaign.workspace import CampaignWorkspace
+    from jdr.core.declare import ACTIONS, form
+
+    if kind not in ACTIONS or ACTIONS[kind].encounter:
+        raise ApiError(422, f"action « {kind[:40]} » inconnue")
+    with caller.campaign.reading() as tx:
+        everyone, mine = characters(caller, tx)
+        return form(CampaignWorkspace(tx), kind, params, caller.campaign.system, everyone, mine)
+
+
+def _defaults(kind: str, form: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """A first character chosen when the caller has one: its lists show at once."""
+    for f in form.fields:
+        if f.refresh and f.kind == "select" and f.required and f.name not in params and f.choices:
+            params = {**params, f.name: f.choices[0][0]}
+    return params
 
 
 def roll_box(caller: Caller) -> dict[str, Any]:
-    """What the roll box offers this caller: their characters, skills, the ladder's names."""
+    """What the roll box offers this caller: the actions, and the first one's form."""
     if caller.role == SPECTATEUR:
         return {"peut": False}
-    campaign = caller.campaign
-    with campaign.reading() as tx:
-        infos = tx.characters()
-        mine = [i.name for i in infos if caller.may_read_character(i.player)]
-        skills: set[str] = set()
-        caracs: set[str] = set()
-        if mine:
-            system, loaded = tx.load(mine)
-            for sheet in loaded:
-                view = system.show(sheet)
-                skills.update(_keys(view, SKILL_TITLES))
-                caracs.update(_keys(view, CARAC_TITLES))
-    ladder = campaign.system.ladder
-    return {"peut": True, "personnages": mine, "tous": [i.name for i in infos],
-            "competences": sorted(skills), "caracs": sorted(caracs),
-            "echelle": list(ladder.steps.items()) if ladder is not None else [],
+    form = action_form(caller, "check", {})
+    first = _defaults("check", form, {})
+    if first:
+        form = action_form(caller, "check", first)
+    return {"peut": True, "types": box_types(caller), "type": "check", "formulaire": form,
             "secret": caller.is_mj}
 
 
@@ -67,27 +104,32 @@ def hand_dice(text: str) -> list[int] | None:
     return [int(p) for p in parts]
 
 
-def check_params(form: dict[str, list[str]]) -> dict[str, Any]:
-    params = {key: one(form, key) for key in CHECK_KEYS if one(form, key)}
-    opponent = one(form, "contre")
-    if opponent:
-        skill = one(form, "contre_competence")
-        params["contre"] = f"{opponent}:{skill}" if skill else opponent
-    return params
+def params_of(form: dict[str, list[str]]) -> tuple[str, dict[str, Any]]:
+    """The action and its `params` from a filled form (the declaration's names)."""
+    from jdr.core.declare import ACTIONS, params_from_form
+
+    kind, rule = _kind(one(form, "type", "check"))
+    if kind not in ACTIONS or ACTIONS[kind].encounter:
+        raise ApiError(422, f"action « {kind[:40]} » inconnue")
+    params = params_from_form(kind, form)
+    if rule:
+        params["nom"] = rule
+    return kind, params
 
 
-def action_of(form: dict[str, list[str]], kind: str | None = None) -> Any:
-    """The API's `Action` body from the roll box's form (French errors when it is malformed)."""
+def action_of(form: dict[str, list[str]], kind: str | None = None,
+              params: dict[str, Any] | None = None) -> Any:
+    """The API's `Action` body from a form (French errors when it is malformed)."""
     from jdr.web.models import Action
 
-    free = one(form, "mode", "test") == "libre"
-    if kind is None:
-        kind = "roll" if free else "check"
-    params = {"expression": one(form, "expression")} if free else check_params(form)
+    if params is None:
+        chosen, params = params_of(form)
+        kind = kind or chosen
     try:
         return Action.model_validate({
             "type": kind, "params": params, "visibilite": one(form, "visibilite", "public"),
-            "des": hand_dice(one(form, "des")) if kind != "odds" else None})
+            "des": hand_dice(one(form, "des")) if kind not in ("odds", "attack_odds") and not
+            params.get("chances") else None})
     except ValidationError as exc:
         raise ApiError(422, validation_message(exc.errors())[1]) from None
 
@@ -121,29 +163,64 @@ def bars(odds: dict[str, Any]) -> dict[str, Any]:
             "etiquettes": len(dist) <= 24 or width >= 12}
 
 
-def odds_answer(server: Any, caller: Caller, form: dict[str, list[str]]) -> dict[str, Any]:
-    from jdr.web.play import run_action
-
-    body = action_of(form, "odds")
-    answer = run_action(server, caller, body)
+def odds_view(answer: dict[str, Any]) -> dict[str, Any]:
     odds = _odds_part(answer["result"])
     if odds is None:
         return {"texte": answer["text"]}
     return {"chances": odds, **bars(odds), "texte": answer["text"]}
 
 
+def odds_answer(server: Any, caller: Caller, form: dict[str, list[str]],
+                params: dict[str, Any] | None = None, kind: str | None = None) -> dict[str, Any] | None:
+    """The exact odds the declaration gives before this action (None: it has none)."""
+    from jdr.core.declare import ACTIONS
+    from jdr.web.play import run_action
+
+    if params is None:
+        kind, params = params_of(form)
+    assert kind is not None
+    action = ACTIONS[kind]
+    if not action.odds:
+        return None
+    if any(p.required and not params.get(p.name) for p in action.params if p.kind != "characters"):
+        return {"attente": WAITING}
+    if action.odds == "regle":
+        params, odds_kind = {**params, "chances": True}, "regle"
+    else:
+        odds_kind = action.odds
+        params = {k: v for k, v in params.items() if k in ACTIONS[odds_kind].names}
+    answer = run_action(server, caller, action_of(form, odds_kind, params))
+    return odds_view(answer)
+
+
+WAITING = "Remplissez le formulaire : les chances exactes s'affichent ici."
+
+
+@router.post("/tables/{id}/f/formulaire", response_class=HTMLResponse)
+async def action_fields(id: TableId, request: Request) -> HTMLResponse:
+    caller = caller_from_cookie(request, id)
+    form = await form_of(request)
+    try:
+        kind, params = params_of(form)
+        view = await run_in_threadpool(action_form, caller, kind, params)
+    except (ApiError, JdrError) as exc:
+        return message(failure(exc).message)
+    return render("_action.html", formulaire=view, prefixe=one(form, "prefixe"),
+                  table=caller.campaign, headers={"HX-Trigger": "jdr-champs"})
+
+
 @router.post("/tables/{id}/f/chances", response_class=HTMLResponse)
 async def odds(id: TableId, request: Request) -> HTMLResponse:
     caller = caller_from_cookie(request, id)
     form = await form_of(request)
-    if one(form, "mode", "test") == "libre" or not one(form, "personnage") \
-            or not one(form, "competence"):
-        return message("Choisissez un personnage et une compétence : les chances s'affichent ici.",
-                       "info")
     try:
         view = await run_in_threadpool(odds_answer, server_of(request), caller, form)
     except (ApiError, JdrError) as exc:
-        return message(failure(exc).message)
+        return message(failure(exc).message, "info")
+    if view is None:
+        return message("Cette action n'a pas de chances à calculer.", "info")
+    if "attente" in view:
+        return message(view["attente"], "info")
     return render("_chances.html", **view)
 
 
@@ -159,7 +236,10 @@ async def roll(id: TableId, request: Request) -> HTMLResponse:
         answer = await run_in_threadpool(run_action, server, caller, body)
     except (ApiError, JdrError) as exc:
         return message(failure(exc).message)
-    server.hubs.wake(id)
     from jdr.web.pagekit import fold_text
 
-    return refreshed(f"Jet n° {answer['seq']} : {fold_text(answer['text'].splitlines()[0])[:160]}")
+    first = fold_text(answer["text"].splitlines()[0])[:200] if answer["text"] else ""
+    if answer["seq"] is None:
+        return message(first, "ok")
+    server.hubs.wake(id)
+    return refreshed(f"N° {answer['seq']} : {first}")

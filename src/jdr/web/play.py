@@ -24,7 +24,6 @@ from jdr.web.visibility import entries_for
 
 router = APIRouter(prefix="/api/tables/{id}", tags=["jeu"])
 MAX_JOURNAL = 1000
-READ_ONLY = ("odds", "show")
 
 
 def dice_source(body: Action) -> Any:
@@ -37,8 +36,11 @@ def dice_source(body: Action) -> Any:
 
 
 def check_rights(caller: Caller, tx: Any, body: Action) -> None:
-    """A spectateur never acts; a joueur acts only as its own characters, never in secret."""
-    from jdr.core.actions import check_params, refs_of
+    """The declaration's rights (`jdr.core.declare`): a spectateur never acts; an action
+    reserved to the MJ (`sante`…) is refused to a joueur, who acts only as its own characters,
+    never in secret."""
+    from jdr.core.actions import check_params
+    from jdr.core.declare import ACTIONS
 
     caller.require_player()
     if caller.is_mj:
@@ -48,9 +50,10 @@ def check_rights(caller: Caller, tx: Any, body: Action) -> None:
     if body.graine is not None:
         raise ApiError(403, "seul le MJ fixe la graine des dés")
     check_params(body.type, body.params)
-    refs = refs_of(body.type, body.params)
-    acting = refs if body.type == "session" else refs[:1]
-    for ref in acting:
+    action = ACTIONS[body.type]
+    if action.who == "mj":
+        raise ApiError(403, f"« {action.label} » est réservé au MJ de la table")
+    for ref in action.acting(body.params):
         readable(caller, find(tx, ref))
 
 
@@ -63,14 +66,14 @@ def _unjournaled(done: Any) -> dict[str, Any]:
 
 def run_action(server: Server, caller: Caller, body: Action) -> dict[str, Any]:
     from jdr.campaign.workspace import CampaignWorkspace
-    from jdr.core.actions import commit, execute
+    from jdr.core.actions import commit, execute, journaled
 
     campaign = caller.campaign
     source = dice_source(body)
-    context = campaign.reading() if body.type in READ_ONLY else campaign.transaction()
+    context = campaign.transaction() if journaled(body.type) else campaign.reading()
     with context as tx:
         check_rights(caller, tx, body)
-        if body.type not in READ_ONLY:
+        if journaled(body.type):
             from jdr.campaign.seance import reason_of, use_seance
 
             source = use_seance(tx, source, reason_of(body.graine, body.des))

@@ -57,7 +57,7 @@ def test_golden_demo_and_duel(sheets: tuple[Path, Path]) -> None:
     """The seed's duel (E000.02–E000.08 characters): knocked out, the Nain loses a turn, makes no
     defence roll (D-000.47) and tries to wake up (D-000.49)."""
     golden("cydonia/demo.txt", ok("demo", "cydonia", "--seed", "7").out)
-    golden("cydonia/demo.json", ok("demo", "--seed", "7", "--json").out)
+    golden("cydonia/demo.json", ok("demo", "cydonia", "--seed", "7", "--json").out)
     nain, elfe = sheets
     golden("cydonia/duel.txt", ok("duel", str(nain), str(elfe), "--seed", "7", "--dry-run").out)
 

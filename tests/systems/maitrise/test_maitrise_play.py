@@ -276,8 +276,9 @@ def test_D_001_30_encounter_passes_the_fallen_and_keeps_the_mj_s_death(campaign:
     with campaign.reading() as tx:
         assert SYSTEM.state(tx.load(["Garde"])[1][0]) == "mort"
         entry = tx.entries()[-1]
+    # `created`: the `etat` table the change made, which an undo removes again (issue 15)
     assert {"character": "Garde", "path": ["etat", "mort"], "pool": False, "before": None,
-            "after": True} in entry.changes
+            "after": True, "created": 1} in entry.changes
     with campaign.transaction() as tx:
         undo(tx)
     with campaign.reading() as tx:

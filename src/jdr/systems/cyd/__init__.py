@@ -28,8 +28,10 @@ from jdr.core.results import Health, Line, Report, Result, SheetView
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import (
     CheckRequest,
+    Choice,
     GameSystem,
     GroupRequest,
+    HandHealth,
     Loaded,
     Outcome,
     RuleRequest,
@@ -68,6 +70,16 @@ class CydSystem(GameSystem[CydSheet]):
         from jdr.systems.cyd.view import help_info
 
         return help_info()
+
+    # the forms' choices: R003.03 skills have free names, written on the sheet
+    def check_choices(self, sheet: Loaded[CydSheet]) -> tuple[Choice, ...]:
+        """R003.03: this sheet's skills (the attribute is the usual one, or `carac`)."""
+        return tuple(Choice(k, k.replace("_", " ").capitalize())
+                     for k in sorted(sheet.model.competences))
+
+    def die_choices(self, sheet: Loaded[CydSheet]) -> tuple[Choice, ...]:
+        """R003.05: the cautious d10 or the risky d20."""
+        return (Choice("d10", "d10 (prudent)"), Choice("d20", "d20 (risqué)"))
 
     def check(self, request: CheckRequest[CydSheet], source: DiceSource) -> Outcome:
         """A Capacité test (R003.05–R003.19), with its sheet changes (prédilection box,
@@ -120,6 +132,12 @@ class CydSystem(GameSystem[CydSheet]):
     def health_path(self, sheet: Loaded[CydSheet]) -> tuple[str, ...]:
         """R003.02: the Santé is a secondary value."""
         return ("secondaires", "sante")
+
+    def hand_health(self, sheet: Loaded[CydSheet]) -> HandHealth | None:
+        """R003.02: the Santé, in points (damage lowers it)."""
+        if self.health(sheet) is None:
+            return None
+        return HandHealth("Santé", "−5 (dégâts), +3 (soins) ou 12 (valeur fixée)", "-")
 
     def health(self, sheet: Loaded[CydSheet]) -> Health | None:
         return etat.health(sheet.model)

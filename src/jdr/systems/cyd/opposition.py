@@ -25,7 +25,7 @@ from jdr.systems.cyd import tables
 from jdr.systems.cyd.capacite import Capacity, attribute_name, make_check
 from jdr.systems.cyd.config import CydConfig
 from jdr.systems.cyd.dice import CydCheck
-from jdr.systems.cyd.etat import require_able
+from jdr.systems.cyd.etat import incapacity
 from jdr.systems.cyd.sheet import CydSheet
 
 OPPOSED = ContestRule(
@@ -93,10 +93,14 @@ def against(request: CheckRequest[CydSheet], actor: Capacity, config: CydConfig)
     the opponent opposes the same skill as the actor."""
     assert request.opponent is not None
     other = request.opponent.model
-    require_able(other, "s'opposer (faites un test contre un seuil : --seuil)")
+    unable = incapacity(other)
     skill = request.opponent_skill or actor.skill
     cap, notes = opponent_capacity(other, skill, request.options.text("carac_adverse"),
                                    actor.attribute)
+    if unable is not None:  # D-ALL.02: still a target; A003.03: an unaware opponent is passive
+        return Against(cap, None, cap.value, (*notes, Line(
+            f"{other.nom} ne peut pas s'opposer ({unable.text}) : opposition passive, le seuil "
+            f"est sa Capacité ({cap.describe()})", "A003.03, D-ALL.02")))
     if config.passive_opposition:
         return Against(cap, None, cap.value, (*notes, Line(
             f"opposition passive : le seuil est la Capacité {de(other.nom)} ({cap.describe()})",

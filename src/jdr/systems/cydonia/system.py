@@ -11,6 +11,7 @@ from jdr.core.sheet import SheetDocument, validate
 from jdr.core.system import (
     AttackRequest,
     CheckRequest,
+    Choice,
     GameSystem,
     GroupRequest,
     Loaded,
@@ -80,6 +81,11 @@ class Cydonia(GameSystem[CydoniaSheet]):
         from jdr.systems.cydonia.view import show
 
         return show(Character(sheet.model))
+
+    def demo_sheets(self) -> tuple[str, ...]:
+        from jdr.systems.cydonia.demo_sheets import SHEETS
+
+        return tuple(SHEETS.values())
 
     def help(self) -> SystemHelp:
         from jdr.systems.cydonia.view import help_text
@@ -240,6 +246,58 @@ class Cydonia(GameSystem[CydoniaSheet]):
         from jdr.systems.cydonia.rulebook import odds
 
         return odds(name, request)
+
+    # ------------------------------------------------------------------ the forms' choices
+
+    def check_choices(self, sheet: Loaded[CydoniaSheet]) -> tuple[Choice, ...]:
+        """R000.12, R000.07, D-000.49: skills, characteristics, then the special rolls."""
+        special: tuple[Choice, ...] = (Choice("resistance_physique", "Résistance physique"),
+                   Choice("resistance_mentale", "Résistance mentale"))
+        if Character(sheet.model).state == "assomme":
+            special += (Choice("reveil", "Jet de réveil (assommé)"),)
+        return (*super().check_choices(sheet), *special)
+
+    def weapon_choices(self, sheet: Loaded[CydoniaSheet]) -> tuple[Choice, ...]:
+        """R000.35: the weapons in hand (an unequipped one takes a turn to draw), bare hands."""
+        held = [Choice(w.nom, f"{w.nom} ({w.competence})") for w in sheet.model.armes
+                if w.equipee is not None]
+        return (*held, Choice("mains_nues", "Mains nues (corps à corps)"))
+
+    def _cac(self, sheet: Loaded[CydoniaSheet], weapon: str | None) -> bool:
+        from jdr.systems.cydonia.combat import AttackOptions, _stroke
+
+        try:
+            return _stroke(Character(sheet.model), AttackOptions(weapon=weapon)).cac
+        except RuleError:
+            return False
+
+    def defence_choices(self, attacker: Loaded[CydoniaSheet], defender: Loaded[CydoniaSheet] | None,
+                        weapon: str | None) -> tuple[Choice, ...]:
+        """R000.24: Esquive (by default), Bouclier, and the Corps à corps parry only against a
+        Corps à corps attack. Cydonia has no « parade » with a weapon."""
+        out = [Choice("esquive", "Esquive"), Choice("bouclier", "Bouclier")]
+        if self._cac(attacker, weapon):
+            out.append(Choice("cac", "Corps à corps"))
+        return tuple(out)
+
+    def aim_choices(self, attacker: Loaded[CydoniaSheet], weapon: str | None) -> tuple[Choice, ...]:
+        """R000.30: an aimed attack names a zone of the weapon's or the CAC table."""
+        from jdr.systems.cydonia.tables import CAC_LOCATIONS, WEAPON_LOCATIONS
+
+        table = CAC_LOCATIONS if self._cac(attacker, weapon) else WEAPON_LOCATIONS
+        seen: dict[str, str] = {}
+        for zone in table.values():
+            seen.setdefault(normalize(zone.name), zone.name)
+        return tuple(Choice(k, v) for k, v in seen.items())
+
+    def attack_odds(self, request: AttackRequest[CydoniaSheet]) -> Odds:
+        """R000.22–R000.24: the exact odds of the attack roll against the defence roll `attack`
+        makes (the same contest)."""
+        from jdr.systems.cydonia.combat import attack_contest
+
+        contest = attack_contest(Character(request.attacker.model),
+                                 Character(request.defender.model), options_from(request))[1]
+        return contest.odds()
 
     # ------------------------------------------------------------------ progression
 

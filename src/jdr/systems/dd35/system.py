@@ -10,6 +10,7 @@ from jdr.core.sheet import SheetDocument, validate
 from jdr.core.system import (
     AttackRequest,
     CheckRequest,
+    Choice,
     GameSystem,
     GroupRequest,
     Loaded,
@@ -102,6 +103,25 @@ class Dd35System(GameSystem[Sheet]):
         """Same definition as `check`: for a weapon, `success` is the chance to hit the AC and
         `critical_success` the chance of a critical (natural 20 or a Coup Fantastique)."""
         return self.build(request).odds()
+
+    # -- the forms' choices ---------------------------------------------------
+
+    full_attack = True  # R002.17: every attack of the round
+
+    def carac_choices(self, sheet: Loaded[Sheet]) -> tuple[Choice, ...]:
+        """No `--carac`: the skill says what adds to the d20 (a characteristic is its own check)."""
+        return ()
+
+    def weapon_choices(self, sheet: Loaded[Sheet]) -> tuple[Choice, ...]:
+        return tuple(Choice(w.nom) for w in sheet.model.armes)
+
+    def attack_odds(self, request: AttackRequest[Sheet]) -> Odds:
+        """The attack roll against the defender's AC: the same definition `odds` computes for a
+        weapon (success = hit, critical_success = a critical)."""
+        weapon = request.weapon or next((w.nom for w in request.attacker.model.armes), None)
+        if weapon is None:
+            raise RuleError(f"{request.attacker.name} n'a aucune arme : pas de chances d'attaque")
+        return self.odds(CheckRequest(request.attacker, weapon, opponent=request.defender))
 
     # -- combat ------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from jdr.core.check import CheckResult
+from jdr.core.check import Check, CheckResult
 from jdr.core.french import Genre
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import AttackReport, Damage, Health, Line, StateChange, Step
@@ -92,6 +92,15 @@ class Blow:
         return self.will is not None and not self.will.success
 
 
+def attack_check(attacker: Cat, defender: Cat, cover: Cover, config: FelinsConfig = DEFAULT
+                 ) -> Check:
+    """R004.30 the Combat griffu roll against the defender's Agilité (and cover): the one
+    definition `attack` rolls and `attack_odds` computes."""
+    threshold = to_hit_threshold(defender.characteristics["agilite"], cover.protection,
+                                 cover.surprise)
+    return skill_check(attacker, tables.COMBAT_SKILL, Roll(threshold, rule="R004.30"), config)
+
+
 def _strike(attacker: Cat, defender: Cat, cover: Cover, source: DiceSource,
             config: FelinsConfig, chooser: Chooser = default_choice) -> Blow:
     """R004.30 the roll, R004.31 the wounds, R004.32 the state, R004.28 the will check of a cat
@@ -100,10 +109,7 @@ def _strike(attacker: Cat, defender: Cat, cover: Cover, source: DiceSource,
     attacker.require_able("attaquer")
     if defender.state == "mort":
         raise RuleError(f"{defender.name} est déjà mort (R004.32)")
-    threshold = to_hit_threshold(defender.characteristics["agilite"], cover.protection,
-                                 cover.surprise)
-    check = skill_check(attacker, tables.COMBAT_SKILL, Roll(threshold, rule="R004.30"), config)
-    roll = roll_kept(check, source, chooser)
+    roll = roll_kept(attack_check(attacker, defender, cover, config), source, chooser)
     wounds = wounds_from_margin(bool(roll.success), roll.margin)
     outcome = take_wounds(defender, wounds, source, config)
     will = None

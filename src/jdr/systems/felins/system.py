@@ -12,6 +12,7 @@ from jdr.core.sheet import SheetDocument
 from jdr.core.system import (
     AttackRequest,
     CheckRequest,
+    Choice,
     GameSystem,
     GroupRequest,
     Loaded,
@@ -156,6 +157,31 @@ class FelinsSystem(GameSystem[Cat]):
         cover = combat.Cover(request.options.text("protection"), request.options.text("surprise"))
         return combat.attack(request.attacker, request.defender, cover, source, config,
                              request.chooser)
+
+    def check_choices(self, sheet: Loaded[Cat]) -> tuple[Choice, ...]:
+        """R004.08: the skills this cat may use (an (Ω) skill needs rank 1), its characteristics."""
+        out = []
+        for choice in super().check_choices(sheet):
+            target = target_of(choice.value, None)
+            if target.kind == "competence":
+                try:
+                    sheet.model.usable_skill(target.key, self.config)
+                except RuleError:
+                    continue
+            out.append(choice)
+        return tuple(out)
+
+    def defence_choices(self, attacker: Loaded[Cat], defender: Loaded[Cat] | None,
+                        weapon: str | None) -> tuple[Choice, ...]:
+        """R004.30: no defence roll; the threshold comes from the defender's Agilité."""
+        return ()
+
+    def attack_odds(self, request: AttackRequest[Cat]) -> Odds:
+        """R004.30: the exact odds of the Combat griffu roll `attack` makes."""
+        config = config_from(request.options, self.config)
+        cover = combat.Cover(request.options.text("protection"), request.options.text("surprise"))
+        return combat.attack_check(request.attacker.model, request.defender.model, cover,
+                                   config).odds()
 
     def initiative(self, request: GroupRequest[Cat], source: DiceSource) -> Outcome:
         """R004.29 Agilité, then Chance, then 1d10."""

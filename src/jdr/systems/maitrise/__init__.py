@@ -26,6 +26,7 @@ from jdr.core.sheet import SheetDocument
 from jdr.core.system import (
     AttackRequest,
     CheckRequest,
+    Choice,
     GameSystem,
     GroupRequest,
     Loaded,
@@ -149,6 +150,23 @@ class MaitriseSystem(GameSystem[Character]):
                    "jdr regle surprise QUI CIBLE… --opt competence=C --opt resistance=R : "
                    "surprise contre résistance à la surprise, à la marge (A001.24)"),
         )
+
+    # the forms' choices
+    def check_choices(self, sheet: Loaded[Character]) -> tuple[Choice, ...]:
+        """R001.01, R001.04, A001.23: the characteristics, this sheet's skills and weapon skills,
+        and the dodge (an Adresse roll)."""
+        model = sheet.model
+        skills = sorted({*model.skills, *model.weapon_skills})
+        return (*(Choice(k, v) for k, v in CHARACTERISTICS.items()),
+                *(Choice(k, k.replace("_", " ").capitalize()) for k in skills),
+                Choice(DODGE, "Esquive (Adresse)"))
+
+    def weapon_choices(self, sheet: Loaded[Character]) -> tuple[Choice, ...]:
+        return tuple(Choice(name, f"{name} ({skill})") for name, skill in sheet.model.weapons)
+
+    def critical_choices(self, attacker: Loaded[Character]) -> tuple[Choice, ...]:
+        """R001.18: the option of a critical attack, chosen ahead."""
+        return tuple(Choice(k, v.split(" : ")[0]) for k, v in ATTACK_CRITICALS.items())
 
     # rules
     def _built(self, request: CheckRequest[Character]) -> Check | Contest:
