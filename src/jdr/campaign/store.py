@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 MAX_NAME = 200
 NOTIFY_CHANNEL = "jdr_journal"
+# entries that change nothing an undo could put back: undo itself, what people say, a reveal,
+# a roll request (a roll « pour moi seul » or a whisper is skipped too: the MJ does not see them)
+NOT_UNDONE = ("annuler", "message", "reveler", "demande")
 
 
 def now() -> datetime:
@@ -323,6 +326,16 @@ class Tx:
             .order_by(JournalRow.seq).limit(limit))
         return [_entry(r) for r in rows]
 
+    def entries_before(self, before: int | None, limit: int) -> list[Entry]:
+        """The `limit` entries before seq `before` (or the last ones), newest first."""
+        from sqlalchemy import select
+
+        query = select(JournalRow).where(JournalRow.campaign_id == self.campaign.id)
+        if before is not None:
+            query = query.where(JournalRow.seq < before)
+        rows = self.session.scalars(query.order_by(JournalRow.seq.desc()).limit(limit))
+        return [_entry(r) for r in rows]
+
     def entry_row(self, seq: int) -> JournalRow | None:
         from sqlalchemy import select
 
@@ -335,7 +348,8 @@ class Tx:
 
         row: JournalRow | None = self.session.scalar(select(JournalRow).where(
             JournalRow.campaign_id == self.campaign.id, JournalRow.undone_by.is_(None),
-            JournalRow.undoes.is_(None), JournalRow.action != "annuler")
+            JournalRow.undoes.is_(None), JournalRow.action.notin_(NOT_UNDONE),
+            JournalRow.visibility.notin_(("moi", "chuchote")))
             .order_by(JournalRow.seq.desc()).limit(1))
         return row
 

@@ -59,6 +59,9 @@ OptOpt = Annotated[list[str] | None, typer.Option(
 FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum (BBCode) ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 DryOpt = Annotated[bool, typer.Option("--dry-run", help="Ne modifie aucune fiche.")]
+MjOpt = Annotated[bool, typer.Option(
+    "--mj", help="Dérogation du MJ aux règles du tour (hors de son tour, action de trop) ; "
+                 "elle est écrite au journal.")]
 ContreOpt = Annotated[str | None, typer.Option(
     "--contre", metavar="FICHE[:COMPETENCE]",
     help="Jet opposé : FICHE ou FICHE:COMPETENCE (par défaut, ce que les règles opposent).")]
@@ -142,7 +145,8 @@ def _roll(expression: str, out: Output, seed: str | None, des: str | None) -> No
 
 
 def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None,
-         des: str | None = None, dry_run: bool = False, campagne: str | None = None) -> None:
+         des: str | None = None, dry_run: bool = False, campagne: str | None = None,
+         mj: bool = False) -> None:
     """One action, files or campaign: load, act, validate, render, commit, then print."""
     if kind == "roll" and not _campaign_in_use(campagne):
         _roll(params["expression"], out, seed, des)  # nothing to load, nothing to journal
@@ -155,10 +159,17 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
     source = _source(seed, des) if rolls or des is not None else None
     write = journaled(kind) and not dry_run
     with workspace(refs_of(kind, params), campagne, write) as ws:
+        ws.force = mj
         done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
         show = out.render(done.result)
         commit(ws, done)
+        override = ws.override
     show()
+    if override is not None:  # the MJ's override, as the journal keeps it (not inside JSON)
+        if out.fmt == "json":
+            sys.stderr.write(override + "\n")
+        else:
+            print_plain(override)
 
 
 # ------------------------------------------------------------------ commands
@@ -267,6 +278,7 @@ def attack_cmd(
     des: DesOpt = None,
     seed: SeedOpt = None,
     dry_run: DryOpt = False,
+    mj: MjOpt = False,
     campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
@@ -275,7 +287,7 @@ def attack_cmd(
     """Résout une attaque entière : attaque, défense, localisation, dégâts, état."""
     params = {"attaquant": attaquant, "defenseur": defenseur, "arme": arme, "defense": defense,
               "visee": visee, "critique": critique, "complete": complete or None, "opt": opt}
-    _act("attack", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne)
+    _act("attack", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne, mj)
 
 
 @app.command("xp")
@@ -343,6 +355,7 @@ def regle_cmd(
     des: DesOpt = None,
     seed: SeedOpt = None,
     dry_run: DryOpt = False,
+    mj: MjOpt = False,
     campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
@@ -350,7 +363,7 @@ def regle_cmd(
 ) -> None:
     """Joue une règle propre au système (torture, négociation, soigner, manœuvre, ...)."""
     params = {"nom": nom, "personnages": personnages, "opt": opt, "chances": chances or None}
-    _act("regle", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne)
+    _act("regle", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne, mj)
 
 
 @app.command("sante")

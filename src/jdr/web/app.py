@@ -15,6 +15,12 @@ Routes (every one but the first two needs `Authorization: Bearer JETON`):
     POST   /api/tables/{id}/actions                    an action, as the CLI runs it
     POST   /api/tables/{id}/annuler                    (MJ) undo the last action
     GET    /api/tables/{id}/journal?depuis=N           the entries the caller may see
+    POST   /api/tables/{id}/messages                   a message, a whisper, inline rolls
+    POST   /api/tables/{id}/reveler/{seq}              (MJ) show a hidden roll to everyone
+    POST   /api/tables/{id}/demandes                   (MJ) ask a player for a check
+    GET    /api/tables/{id}/demandes                   the requests waiting for the caller
+    POST   /api/tables/{id}/demandes/{seq}/lancer      roll what was asked
+    GET    /api/tables/{id}/tour                       whose turn it is
     WS     /api/tables/{id}/direct?token=…&depuis=N    the same, live
 
 The OpenAPI schema is at `/api/openapi.json`. The pages (French HTML, htmx) are in `jdr.web.pages`.
@@ -27,7 +33,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from jdr.web import characters, errors, live, pages, play, tables
+from jdr.web import characters, errors, live, pages, play, tables, talk
 from jdr.web.errors import FrenchJSON
 from jdr.web.state import Server
 
@@ -53,6 +59,7 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(characters.router)
     app.include_router(play.router)
+    app.include_router(talk.router)
     app.add_api_websocket_route("/api/tables/{id}/direct", live.direct)
     pages.install(app)
     return app

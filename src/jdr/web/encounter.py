@@ -84,12 +84,12 @@ def panel_data(caller: Caller) -> dict[str, Any]:
 
 @router.get("/tables/{id}/combat", response_class=HTMLResponse)
 def combat_page(id: TableId, request: Request) -> HTMLResponse:
-    from jdr.web.pages import journal_views
+    from jdr.web.pages import latest_views
 
     caller = caller_from_cookie(request, id)
-    entries = journal_views(caller)
+    entries, older = latest_views(caller)
     context = {**panel_data(caller), **page_context(request, caller, "combat")}
-    return render("combat.html", **context, entrees=entries,
+    return render("combat.html", **context, entrees=entries, plus_anciens=older,
                   dernier=entries[-1]["seq"] if entries else 0)
 
 
@@ -248,7 +248,8 @@ def attack(server: Any, caller: Caller, form: dict[str, list[str]]) -> dict[str,
     from jdr.web.models import Action
     from jdr.web.play import run_action
 
-    return run_action(server, caller, Action(type="attack", params=attack_params(caller, form)))
+    return run_action(server, caller, Action(type="attack", params=attack_params(caller, form),
+                                             derogation=caller.is_mj and one(form, "derogation") == "oui"))
 
 
 @router.post("/tables/{id}/f/combat/attaque", response_class=HTMLResponse)

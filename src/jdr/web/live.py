@@ -43,6 +43,34 @@ def entry_text(entry: Entry) -> str:
     return json.dumps(entry.to_json(), ensure_ascii=False)
 
 
+BLIND_TEXT = "Jet aveugle : seul le MJ en voit les dés et le résultat."
+
+
+def masked(entry: Entry) -> dict[str, Any]:
+    """A blind roll as its roller sees it: that it rolled, not the dice nor the result."""
+    return {"seq": entry.seq, "at": entry.at.isoformat(), "actor": entry.actor,
+            "action": entry.action, "params": {}, "dice": [], "result": {"type": "masque"},
+            "text": BLIND_TEXT, "forum": BLIND_TEXT, "changes": [], "visibility": entry.visibility,
+            "author": entry.author, "undone_by": entry.undone_by, "undoes": entry.undoes,
+            "masked": True}
+
+
+def target_of(entry: Entry) -> str | None:
+    """The member a whisper is for (`params.a`)."""
+    target = entry.params.get("a") if entry.visibility == "chuchote" else None
+    return str(target) if target is not None else None
+
+
+def seen(caller: Caller, entry: Entry, owner: str | None) -> dict[str, Any] | None:
+    """The entry as this caller may see it (whole, masked), or None."""
+    from jdr.web.auth import FULL
+
+    sight = caller.sight(entry.visibility, owner, target_of(entry))
+    if sight is None:
+        return None
+    return entry.to_json() if sight == FULL else masked(entry)
+
+
 # ------------------------------------------------------------------ reading the database
 
 
@@ -51,7 +79,7 @@ def owners(tx: Any, entries: list[Entry]) -> list[tuple[Entry, str | None]]:
     out = []
     for entry in entries:
         owner = entry.author
-        if entry.undoes is not None and entry.visibility == "prive":
+        if entry.undoes is not None and entry.visibility in ("prive", "aveugle", "moi"):
             row = tx.entry_row(entry.undoes)
             owner = row.author if row is not None else None
         out.append((entry, owner))
@@ -170,11 +198,14 @@ class Hub:
             if entry.seq <= self.last:
                 continue
             self.last = entry.seq
-            text: str | None = None
+            texts: dict[str, str] = {}
             for sub in self.subs:
-                if sub.caller.may_see(entry.visibility, owner):
-                    text = text or entry_text(entry)
-                    sub.push(entry.seq, text)
+                sight = sub.caller.sight(entry.visibility, owner, target_of(entry))
+                if sight is not None:
+                    if sight not in texts:
+                        texts[sight] = json.dumps(seen(sub.caller, entry, owner),
+                                                  ensure_ascii=False)
+                    sub.push(entry.seq, texts[sight])
 
 
 class Hubs:
@@ -322,8 +353,9 @@ async def _backlog(websocket: WebSocket, caller: Caller, since: int | None) -> i
     while True:
         page = await run_in_threadpool(read_entries, caller.campaign, since)
         for entry, owner in page:
-            if caller.may_see(entry.visibility, owner):
-                await websocket.send_text(entry_text(entry))
+            shown = seen(caller, entry, owner)
+            if shown is not None:
+                await websocket.send_text(json.dumps(shown, ensure_ascii=False))
             since = entry.seq
         if len(page) < PAGE:
             return since
