@@ -74,7 +74,8 @@ class Entry:
         }
 
 
-def _entry(row: JournalRow) -> Entry:
+def _entry(row: JournalRow | Any) -> Entry:
+    """An entry from its ORM row or a plain row of the same columns."""
     return Entry(row.seq, row.at, row.actor, row.action, row.params, row.dice, row.result,
                  row.text, row.forum, row.changes, row.visibility, row.author, row.undone_by,
                  row.undoes)
@@ -327,13 +328,15 @@ class Tx:
         return [_entry(r) for r in rows]
 
     def entries_before(self, before: int | None, limit: int) -> list[Entry]:
-        """The `limit` entries before seq `before` (or the last ones), newest first."""
+        """The `limit` entries before seq `before` (or the last ones), newest first: read as
+        plain rows (no ORM objects: a page of the journal costs the same at any length)."""
         from sqlalchemy import select
 
-        query = select(JournalRow).where(JournalRow.campaign_id == self.campaign.id)
+        table = JournalRow.__table__
+        query = select(*table.c).where(table.c.campaign_id == self.campaign.id)
         if before is not None:
-            query = query.where(JournalRow.seq < before)
-        rows = self.session.scalars(query.order_by(JournalRow.seq.desc()).limit(limit))
+            query = query.where(table.c.seq < before)
+        rows = self.session.execute(query.order_by(table.c.seq.desc()).limit(limit))
         return [_entry(r) for r in rows]
 
     def entry_row(self, seq: int) -> JournalRow | None:

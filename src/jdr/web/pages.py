@@ -55,7 +55,7 @@ ACTION_TEXT = {
     "combat:fin": "fin du combat", "message": "message", "reveler": "révélation",
     "demande": "demande de jet",
 }
-LATEST = 50  # entries a page shows at first; older ones come on demand
+LATEST = 30  # entries a page shows at first; older ones come on demand
 SCAN = 2000  # rows read at most to find them (a page of mostly hidden entries stops there)
 MODE_TEXT = {"prive": "privé", "aveugle": "aveugle", "moi": "pour moi seul", "mj": "secret MJ",
              "chuchote": "chuchoté"}
@@ -120,7 +120,8 @@ def latest_views(caller: Any, before: int | None = None) -> tuple[list[dict[str,
     cursor, scanned, more = before, 0, True
     with caller.campaign.reading() as tx:
         while len(found) < LATEST and scanned < SCAN:
-            page = tx.entries_before(cursor, 100)
+            size = LATEST * 5 // 4 if scanned == 0 else LATEST
+            page = tx.entries_before(cursor, size)
             for entry, owner in owners(tx, page):
                 shown = seen(caller, entry, owner)
                 if shown is not None and len(found) < LATEST:
@@ -129,7 +130,7 @@ def latest_views(caller: Any, before: int | None = None) -> tuple[list[dict[str,
                 elif shown is None and len(found) < LATEST:
                     cursor = entry.seq
             scanned += len(page)
-            if len(page) < 100:
+            if len(page) < size:
                 more = False
                 break
     views = [entry_view(e) for e in reversed(found)]
