@@ -104,7 +104,7 @@ def notices(server: Any, caller: Caller) -> dict[str, Any]:
     from jdr.web.models import Action
     from jdr.web.page_play import _odds_part
     from jdr.web.play import run_action
-    from jdr.web.talk import pending, turn_of
+    from jdr.web.talk import pending, turn_of, turn_text
 
     asked = []
     for wanted in pending(caller)[-5:]:
@@ -114,7 +114,8 @@ def notices(server: Any, caller: Caller) -> dict[str, Any]:
         except (ApiError, JdrError):
             odds = None
         asked.append({**wanted, "chances": odds})
-    return {"tour": turn_of(caller), "demandes": asked, "caller": caller}
+    turn = turn_of(caller)
+    return {"tour": turn, "tour_de": turn_text(turn), "demandes": asked, "caller": caller}
 
 
 @router.get("/tables/{id}/f/avis", response_class=HTMLResponse)

@@ -117,24 +117,25 @@ def latest_views(caller: Any, before: int | None = None) -> tuple[list[dict[str,
     from jdr.web.live import owners, seen
 
     found: list[dict[str, Any]] = []
-    cursor, scanned, more = before, 0, True
+    cursor, scanned, more = before, 0, False
     with caller.campaign.reading() as tx:
-        while len(found) < LATEST and scanned < SCAN:
+        while not more:
             size = LATEST * 5 // 4 if scanned == 0 else LATEST
             page = tx.entries_before(cursor, size)
-            for entry, owner in owners(tx, page):
-                shown = seen(caller, entry, owner)
-                if shown is not None and len(found) < LATEST:
-                    found.append(shown)
-                    cursor = entry.seq
-                elif shown is None and len(found) < LATEST:
-                    cursor = entry.seq
             scanned += len(page)
+            for entry, owner in owners(tx, page):
+                if len(found) == LATEST:
+                    more = True  # an entry older than the ones shown
+                    break
+                shown = seen(caller, entry, owner)
+                cursor = entry.seq
+                if shown is not None:
+                    found.append(shown)
             if len(page) < size:
-                more = False
                 break
+            more = more or scanned >= SCAN
     views = [entry_view(e) for e in reversed(found)]
-    return views, (cursor if more and cursor is not None and cursor > 1 else None)
+    return views, (cursor if more and cursor is not None else None)
 
 
 # ------------------------------------------------------------------ home and entry

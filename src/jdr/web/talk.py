@@ -348,6 +348,13 @@ def turn_of(caller: Caller) -> dict[str, Any]:
     return {"rencontre": True, "courant": current, "round": state.round, "a_moi": mine}
 
 
+def turn_text(turn: dict[str, Any]) -> str:
+    """« tour d'Elfe B » (elided)."""
+    from jdr.core.turns import of
+
+    return f"tour {of(turn['courant'])}" if turn.get("courant") else ""
+
+
 @router.get("/tour", summary="À qui est le tour, et s'il est à l'un des personnages de l'appelant")
 def turn(caller: CallerDep) -> dict[str, Any]:
     return turn_of(caller)
