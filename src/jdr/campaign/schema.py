@@ -87,7 +87,11 @@ class JournalRow(Base):
     author: Mapped[str | None] = mapped_column(String(200), nullable=True)
     undone_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     undoes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # a séance's dice (issue 21): {"seance", "verifiable", "tag"} or {"seance", "verifiable":
+    # false, "raison"}; None outside a séance or without dice
+    verif: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 # Tables defined beside their feature, registered on the same metadata (Alembic compares them).
-import jdr.campaign.members  # noqa: E402, F401
+import jdr.campaign.members  # noqa: E402
+import jdr.campaign.seance  # noqa: E402, F401

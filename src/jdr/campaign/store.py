@@ -63,6 +63,7 @@ class Entry:
     author: str | None
     undone_by: int | None
     undoes: int | None
+    verif: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,7 +71,7 @@ class Entry:
             "action": self.action, "params": self.params, "dice": self.dice,
             "result": self.result, "text": self.text, "forum": self.forum,
             "changes": self.changes, "visibility": self.visibility, "author": self.author,
-            "undone_by": self.undone_by, "undoes": self.undoes,
+            "undone_by": self.undone_by, "undoes": self.undoes, "verif": self.verif,
         }
 
 
@@ -78,7 +79,7 @@ def _entry(row: JournalRow | Any) -> Entry:
     """An entry from its ORM row or a plain row of the same columns."""
     return Entry(row.seq, row.at, row.actor, row.action, row.params, row.dice, row.result,
                  row.text, row.forum, row.changes, row.visibility, row.author, row.undone_by,
-                 row.undoes)
+                 row.undoes, row.verif)
 
 
 class Campaign:
@@ -188,6 +189,7 @@ class Tx:
         self.campaign = campaign
         self.session = session
         self._rows: dict[int, CharacterRow] = {}  # id(doc) -> row
+        self.pending_verif: dict[str, Any] | None = None  # the next entry's séance dice
 
     def lock(self) -> None:
         from sqlalchemy import select
@@ -299,10 +301,14 @@ class Tx:
         if not hasattr(self, "row"):
             self.lock()
         self.row.journal_seq += 1
+        from jdr.campaign.seance import verification
+
+        verif = verification(self.pending_verif, self.row.journal_seq, action, params, dice)
+        self.pending_verif = None
         row = JournalRow(
             campaign_id=self.campaign.id, seq=self.row.journal_seq, at=now(), actor=actor,
             action=action, params=params, dice=dice, result=result, text=text, forum=forum,
-            changes=changes, visibility=visibility, author=author, undoes=undoes)
+            changes=changes, visibility=visibility, author=author, undoes=undoes, verif=verif)
         self.session.add(row)
         self.session.flush()
         self._notify(row.seq)

@@ -45,6 +45,13 @@ def _source(seed: str | None, des: str | None) -> Any:
     return Recording(make_source(number, des))
 
 
+def _seance(tx: Any, source: Any, seed: str | None, des: str | None) -> None:
+    """While a séance is open, the step's dice come from its seed (issue 21)."""
+    from jdr.campaign.seance import reason_of, use_seance
+
+    use_seance(tx, source, reason_of(seed, des))
+
+
 def _open(campagne: str | None) -> Any:
     from jdr.campaign.db import find_target
     from jdr.campaign.store import Campaign
@@ -198,6 +205,7 @@ def combat_start(ctx: typer.Context,
     source = _source(seed, des)
 
     def step(tx: Any) -> Any:
+        _seance(tx, source, seed, des)
         done = start(tx, noms, source, given=ordre_donne)
         source.finish()
         return done
@@ -215,6 +223,7 @@ def combat_next(ctx: typer.Context, campagne: CampOpt = None, seed: SeedOpt = No
     source = _source(seed, des)
 
     def step(tx: Any) -> Any:
+        _seance(tx, source, seed, des)
         done = next_turn(tx, source)
         source.finish()
         return done
@@ -232,6 +241,7 @@ def combat_join(ctx: typer.Context, noms: Annotated[list[str], typer.Argument(he
     source = _source(seed, des)
 
     def step(tx: Any) -> Any:
+        _seance(tx, source, seed, des)
         done = join(tx, noms, source)
         source.finish()
         return done

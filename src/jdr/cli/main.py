@@ -40,6 +40,11 @@ def _campaign_commands() -> None:
     app.command("journal")(journal_cmd)
     app.command("annuler")(undo_cmd)
     app.command("serve")(serve_cmd)
+    from jdr.cli.verifiable import commitment_cmd, seance_app, verify_cmd
+
+    app.add_typer(seance_app, name="seance")
+    app.command("verifier")(verify_cmd)
+    app.command("engagement")(commitment_cmd)
 
 
 _campaign_commands()
@@ -159,6 +164,10 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
     source = _source(seed, des) if rolls or des is not None else None
     write = journaled(kind) and not dry_run
     with workspace(refs_of(kind, params), campagne, write) as ws:
+        if source is not None and write and ws.journaled:
+            from jdr.campaign.seance import reason_of, use_seance
+
+            source = use_seance(ws.tx, source, reason_of(seed, des))  # type: ignore[attr-defined]
         ws.force = mj
         done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
         show = out.render(done.result)
@@ -202,8 +211,20 @@ def roll_cmd(
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
+    verifiable: Annotated[bool, typer.Option(
+        "--verifiable", help="Jet de forum vérifiable, tiré de l'engagement (jdr engagement).")] = False,
+    engagement: Annotated[Path | None, typer.Option(
+        "--engagement", metavar="FICHIER",
+        help="Fichier d'engagement (défaut .jdr-engagement.json).")] = None,
 ) -> None:
     """Lance une expression de dés libre (4d6kh3, 1d20+5>=15, 3d6rr1, 1d6!)."""
+    if verifiable or engagement is not None:
+        if seed is not None or des is not None:
+            raise JdrError("--verifiable : les dés viennent de l'engagement, pas de --seed ni --des")
+        from jdr.cli.verifiable import verifiable_roll
+
+        verifiable_roll(expression, engagement, fmt, as_json)
+        return
     _act("roll", {"expression": expression}, Output(fmt, as_json, detail), seed, des,
          campagne=campagne)
 

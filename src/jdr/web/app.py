@@ -21,6 +21,9 @@ Routes (every one but the first two needs `Authorization: Bearer JETON`):
     GET    /api/tables/{id}/demandes                   the requests waiting for the caller
     POST   /api/tables/{id}/demandes/{seq}/lancer      roll what was asked
     GET    /api/tables/{id}/tour                       whose turn it is
+    GET    /api/tables/{id}/seance                     séances, commitments, revealed seeds
+    POST   /api/tables/{id}/seance/ouvrir|fermer       (MJ) verifiable dice: commit, then reveal
+    POST   /api/tables/{id}/seance/contribution        a member's random contribution
     WS     /api/tables/{id}/direct?token=…&depuis=N    the same, live
 
 The OpenAPI schema is at `/api/openapi.json`. The pages (French HTML, htmx) are in `jdr.web.pages`.
@@ -33,7 +36,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from jdr.web import characters, errors, live, pages, play, tables, talk
+from jdr.web import characters, errors, live, pages, play, seance, tables, talk
 from jdr.web.errors import FrenchJSON
 from jdr.web.state import Server
 
@@ -60,6 +63,7 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool) -> FastAPI:
     app.include_router(characters.router)
     app.include_router(play.router)
     app.include_router(talk.router)
+    seance.install(app)
     app.add_api_websocket_route("/api/tables/{id}/direct", live.direct)
     pages.install(app)
     return app

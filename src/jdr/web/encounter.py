@@ -102,11 +102,13 @@ def panel(id: TableId, request: Request) -> HTMLResponse:
 # ------------------------------------------------------------------ the MJ's steps
 
 
-def _source() -> Any:
+def _source(tx: Any) -> Any:
+    """The step's dice: from the open séance's seed when there is one (issue 21)."""
+    from jdr.campaign.seance import use_seance
     from jdr.core.usecase import Recording
     from jdr.dice.source import make_source
 
-    return Recording(make_source(None))
+    return use_seance(tx, Recording(make_source(None)), None)
 
 
 def _groups(form: dict[str, list[str]]) -> list[tuple[str, int, str]]:
@@ -133,7 +135,7 @@ def start(caller: Caller, form: dict[str, list[str]]) -> None:
             names += tx.add_group(SheetDocument.from_text(doc.dump(), doc.path), count, base)
         if not names:
             raise ApiError(422, "choisissez au moins un combattant")
-        begin(tx, names, _source(), author=caller.name)
+        begin(tx, names, _source(tx), author=caller.name)
 
 
 def step(caller: Caller, what: str) -> None:
@@ -142,7 +144,7 @@ def step(caller: Caller, what: str) -> None:
     caller.require_mj()
     with caller.campaign.transaction() as tx:
         if what == "suivant":
-            next_turn(tx, _source(), author=caller.name)
+            next_turn(tx, _source(tx), author=caller.name)
         else:
             end(tx, author=caller.name)
 

@@ -54,6 +54,8 @@ ACTION_TEXT = {
     "combat:rejoindre": "arrivée au combat", "combat:quitter": "départ du combat",
     "combat:fin": "fin du combat", "message": "message", "reveler": "révélation",
     "demande": "demande de jet",
+    "seance:ouverture": "ouverture de séance", "seance:contribution": "contribution aux dés",
+    "seance:revelation": "graine révélée",
 }
 LATEST = 30  # entries a page shows at first; older ones come on demand
 SCAN = 2000  # rows read at most to find them (a page of mostly hidden entries stops there)

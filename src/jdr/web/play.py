@@ -74,6 +74,10 @@ def run_action(server: Server, caller: Caller, body: Action,
     context = campaign.reading() if body.type in READ_ONLY else campaign.transaction()
     with context as tx:
         check_rights(caller, tx, body)
+        if body.type not in READ_ONLY:
+            from jdr.campaign.seance import reason_of, use_seance
+
+            source = use_seance(tx, source, reason_of(body.graine, body.des))
         ws = CampaignWorkspace(tx, force=body.derogation)
         done = execute(ws, body.type, body.params, source, actor=caller.name if body.type == "roll"
                        else None, visibility=body.visibilite, author=caller.name,
