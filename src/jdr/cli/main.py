@@ -64,9 +64,8 @@ OptOpt = Annotated[list[str] | None, typer.Option(
 FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum (BBCode) ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 DryOpt = Annotated[bool, typer.Option("--dry-run", help="Ne modifie aucune fiche.")]
-MjOpt = Annotated[bool, typer.Option(
-    "--mj", help="Dérogation du MJ aux règles du tour (hors de son tour, action de trop) ; "
-                 "elle est écrite au journal.")]
+MjOpt = Annotated[bool, typer.Option("--mj", help="Dérogation du MJ aux règles du tour (hors de son tour, "
+                                     "action de trop) ; elle est écrite au journal.")]
 ContreOpt = Annotated[str | None, typer.Option(
     "--contre", metavar="FICHE[:COMPETENCE]",
     help="Jet opposé : FICHE ou FICHE:COMPETENCE (par défaut, ce que les règles opposent).")]
@@ -149,9 +148,8 @@ def _roll(expression: str, out: Output, seed: str | None, des: str | None) -> No
     out.render(result)()
 
 
-def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None,
-         des: str | None = None, dry_run: bool = False, campagne: str | None = None,
-         mj: bool = False) -> None:
+def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None, des: str | None = None,
+         dry_run: bool = False, campagne: str | None = None, mj: bool = False) -> None:
     """One action, files or campaign: load, act, validate, render, commit, then print."""
     if kind == "roll" and not _campaign_in_use(campagne):
         _roll(params["expression"], out, seed, des)  # nothing to load, nothing to journal
@@ -174,11 +172,7 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
         commit(ws, done)
         override = ws.override
     show()
-    if override is not None:  # the MJ's override, as the journal keeps it (not inside JSON)
-        if out.fmt == "json":
-            sys.stderr.write(override + "\n")
-        else:
-            print_plain(override)
+    out.notice(override)  # the MJ's override of the turn rules, as the journal keeps it
 
 
 # ------------------------------------------------------------------ commands

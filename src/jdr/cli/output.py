@@ -46,6 +46,15 @@ class Output:
         text = render(result, self.fmt, self.detail)
         return lambda: print_plain(text)
 
+    def notice(self, text: str | None) -> None:
+        """A line after the result (the MJ's override…): on stderr when stdout is JSON."""
+        if text is None:
+            return
+        if self.fmt == "json":
+            sys.stderr.write(text + "\n")
+        else:
+            print_plain(text)
+
 
 def print_plain(text: str) -> None:
     sys.stdout.write(text + "\n")
