@@ -43,6 +43,7 @@ from jdr.core.results import (
     StateChange,
 )
 from jdr.dice.notation import Die, roll
+from jdr.dice.odds import odds as dice_odds
 from jdr.dice.source import FixedSource
 from jdr.render.json import error, to_json
 
@@ -50,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 SCHEMA_PATH = DOCS / "schema" / "resultat.schema.json"
 TYPES = ("roll", "check", "contest", "odds", "order", "attack", "sheet", "purchase", "notes",
-         "report")
+         "report", "dice_odds")
 
 
 # ------------------------------------------------------------------ a small validator
@@ -267,7 +268,10 @@ def _examples() -> dict[str, list[Any]]:
     return {
         "roll": [roll("2d10kh1+6>=15", FixedSource([3, 8])),
                  roll("4d6kh3 + 1d6! + 3d6rr1 + PHY", FixedSource([1, 2, 3, 4, 6, 2, 1, 5, 5, 5]),
-                      {"phy": 7})],
+                      {"phy": 7}),
+                 roll("2x 10d10cs>=7 # initiative", FixedSource(list(range(1, 11)) * 2))],
+        "dice_odds": [dice_odds("10d10cs>=7"), dice_odds("1d20+5>=15 # attaque"),
+                      dice_odds("1d2!")],
         "check": [axe, TALK.roll(FixedSource([1]))],
         "contest": [_contest()],
         "odds": [TALK.odds(), Contest(AXE, DODGE).odds(), extra],

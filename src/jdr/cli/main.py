@@ -257,8 +257,8 @@ def check_cmd(
 
 @app.command("odds")
 def odds_cmd(
-    fiche: PersoArg,
-    competence: Annotated[str, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")],
+    fiche: Annotated[str, _arg("Expression de dés (10d10cs>=7), ou fiche.", "EXPRESSION|FICHE")],
+    competence: Annotated[str | None, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")] = None,
     carac: CaracOpt = None,
     seuil: SeuilOpt = None,
     contre: ContreOpt = None,
@@ -271,9 +271,15 @@ def odds_cmd(
     fmt: FormatOpt = "texte",
     detail: DetailOpt = False,
 ) -> None:
-    """Chances exactes d'un jet : réussite, critiques et distribution des totaux."""
+    """Chances exactes d'un jet (fiche et compétence) ou d'une expression de dés (10d10cs>=7)."""
+    out = Output(fmt, as_json, detail)
+    if competence is None:
+        from jdr.cli.dice import expression_odds
+
+        expression_odds(fiche, out)
+        return
     _act("odds", _check_params(fiche, competence, carac, seuil, contre, bonus, choix, de, opt),
-         Output(fmt, as_json, detail), campagne=campagne)
+         out, campagne=campagne)
 
 
 @app.command("attack")
@@ -560,7 +566,9 @@ def main(argv: list[str] | None = None) -> int:
     under `--json` (or `--format json`), the error is `{"error": "..."}` on stdout."""
     from typer._click.exceptions import NoArgsIsHelpError
 
-    args = list(sys.argv[1:] if argv is None else argv)
+    from jdr.cli.dice import dice_first
+
+    args = dice_first(list(sys.argv[1:] if argv is None else argv))
     wants_json = wants_json_output(args)
     try:
         name = args[0] if args and not args[0].startswith("-") else None

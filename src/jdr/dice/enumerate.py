@@ -16,17 +16,24 @@ from jdr.errors import DiceLimitError
 T = TypeVar("T", bound=Hashable)
 
 
+class _Truncated(Exception):
+    """A path asked for more dice than the enumeration follows."""
+
+
 class _Path:
     """A source replaying a prefix of faces, then giving 1 for each new die, and recording sides."""
 
-    __slots__ = ("faces", "position", "sides")
+    __slots__ = ("faces", "max_dice", "position", "sides")
 
-    def __init__(self, faces: list[int]) -> None:
+    def __init__(self, faces: list[int], max_dice: int | None = None) -> None:
         self.faces = faces
         self.sides: list[int] = []
         self.position = 0
+        self.max_dice = max_dice
 
     def roll(self, sides: int) -> int:
+        if self.max_dice is not None and self.position >= self.max_dice:
+            raise _Truncated
         if self.position < len(self.faces):
             face = self.faces[self.position]
         else:
@@ -39,22 +46,36 @@ class _Path:
 
 def enumerate_outcomes(fn: Callable[[_Path], T], max_paths: int = 2_000_000) -> dict[T, Fraction]:
     """Every outcome of `fn` with its exact probability (all dice fair)."""
+    return enumerate_truncated(fn, None, max_paths)[0]
+
+
+def enumerate_truncated(fn: Callable[[_Path], T], max_dice: int | None,
+                        max_paths: int = 2_000_000) -> tuple[dict[T, Fraction], Fraction]:
+    """Like `enumerate_outcomes`, but a path needing more than `max_dice` dice is not followed:
+    returns the outcomes and the probability of the paths left out (explosions, rerolls)."""
     out: dict[T, Fraction] = {}
+    truncated = Fraction(0)
     faces: list[int] = []
     for _ in range(max_paths):
-        path = _Path(faces)
-        result = fn(path)
+        path = _Path(faces, max_dice)
+        try:
+            result: T | None = fn(path)
+        except _Truncated:
+            result = None
         used = path.position
         weight = Fraction(1)
         for s in path.sides:
             weight /= s
-        out[result] = out.get(result, Fraction(0)) + weight
+        if result is None:
+            truncated += weight
+        else:
+            out[result] = out.get(result, Fraction(0)) + weight
         # odometer: advance the last die that has a face left, drop the ones after it
         faces = path.faces[:used]
         sides = path.sides
         while faces and faces[-1] >= sides[len(faces) - 1]:
             faces.pop()
         if not faces:
-            return out
+            return out, truncated
         faces[-1] += 1
     raise DiceLimitError(f"énumération : plus de {max_paths} suites de faces")

@@ -1,22 +1,34 @@
-"""Free dice notation: `2d10kh1+6`, `4d6kh3`, `1d20+5>=15`, `3d6rr1`, `1d6!`, `PHY+3+1d10`.
+"""Free dice notation: what Roll20, Foundry, d20 and the Discord bots read (docs/des.md).
+
+`2d10kh1+6`, `4d6kh3`, `1d20+5>=15`, `10d10cs>=7`, `6d10>7f1`, `4dF`, `{1d20+5, 1d20+5}kh1`,
+`6x 4d6kh3`, `(1d4)d6`, `floor(1d6/2)`, `adv`, `1d20[feu] # attaque`, `PHY+3+1d10`.
 
 Our own small recursive-descent parser, not the `d20` library: d20 rolls with the global `random`
 module, has no limit on length or nesting (RecursionError leaks out), quadratic keep/explode paths
 and an unbounded parse cache. Here the limits are checked before any work, the parse cache is
-bounded, and faces come from an injected `DiceSource`.
+bounded, and faces come from an injected `DiceSource`. Every node can roll (`evaluate`) and give
+its exact distribution (`dist`); tests prove both agree by enumeration (dice/enumerate.py).
 
-Grammar (case-insensitive for dice):
-    expr     := sum (('>=' | '<=' | '>' | '<' | '==' | '!=') sum)?
+Grammar (dice letters are case-insensitive, ASCII; spaces include non-breaking ones):
+    line     := [N 'x'] expr [' x' N] [comment]       repeats: `6x 4d6kh3`, `4d6kh3 x6`
+    comment  := '#' text | ' ! ' text                 Dice Maiden's `! texte`
+    expr     := sum (('>=' | '<=' | '>' | '<' | '==' | '!=') sum)?   compares the total
     sum      := product (('+' | '-') product)*
-    product  := unary (('*' | '/') unary)*          # '/' rounds down
-    unary    := ('-' | '+') unary | atom
-    atom     := NUMBER | NAME | dice | '(' expr ')'
-    dice     := [COUNT] 'd' (SIDES | '%') modifier*
-    modifier := ('kh'|'k'|'kl'|'dh'|'dl') N            keep / drop highest or lowest N
-              | ('r'|'ro') SEL | 'rr' SEL              reroll once / until no match
-              | ('e'|'!') [SEL]                        explode (default: the highest face)
-              | ('mi'|'ma') N                          minimum / maximum face
-    SEL      := N | '<' N | '>' N
+    product  := unary (('*' | '/') unary)*            '/' rounds down (exact inside floor …)
+    unary    := ('-' | '+') unary | atom [label]
+    label    := '[' text ']'
+    atom     := NUMBER | NAME | dice | '(' expr ')' [dice without count]   `(1d4)d6`
+              | FUNC '(' expr (',' expr)* ')'          floor ceil round abs max min
+              | '{' expr (',' expr)* '}' setmod*      groups
+              | 'adv' | 'dis' | 'avantage' | 'désavantage'     2d20kh1 / 2d20kl1
+    dice     := [COUNT] 'd' (SIDES | '%' | 'F') mod*
+    mod      := ('kh'|'kl'|'k'|'dh'|'dl'|'d'|'ph'|'pl'|'p') [N]          keep / drop (N = 1)
+              | ('r'|'ro'|'rr') [SEL]                 reroll once / until (SEL = 1)
+              | ('!'|'x'|'e'|'xo'|'!!'|'!p') [SEL]    explode / once / compound / penetrate
+              | ('mi'|'min'|'ma'|'max') N             minimum / maximum face
+              | ('cs'|'cf'|'df') SEL                  count successes / failures / deduct
+              | ('>'|'<'|'='|'>='|'<=') N ['f' SEL]   Roll20 target number: `>` means ≥
+    SEL      := ['=' | '<' | '>' | '<=' | '>='] N     in modifiers `>` is strict (Foundry)
 """
 
 from __future__ import annotations
@@ -26,74 +38,52 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
-from jdr.dice import modifiers
+from jdr.dice.modifiers import Die, Spec, spec_meaning
+from jdr.dice.scanner import _Mods, _number, _Token, _tokenize
 from jdr.dice.source import DiceSource
+from jdr.dice.tree import (
+    MAX_DEPTH,
+    MAX_DICE,
+    MAX_LENGTH,
+    MAX_REPEAT,
+    Binary,
+    Compare,
+    Dice,
+    DiceGroup,
+    Function,
+    Group,
+    Labeled,
+    Name,
+    Negate,
+    Node,
+    Number,
+    OddsContext,
+    SetNode,
+    SetRecord,
+    _Context,
+)
 from jdr.errors import DiceError, DiceLimitError
-from jdr.names import normalize
 from jdr.render.safe import clean
 
-MAX_DICE = 1000
-MAX_LENGTH = 1000
-MAX_DEPTH = 50
-MAX_SIDES = 1_000_000
-MAX_NUMBER_DIGITS = 9
-
-# ASCII only (re.ASCII): digits are 0-9, never `٣`, `１` or `𝟏`, and `k` never matches the Kelvin
-# sign under IGNORECASE. Names alone are Unicode letters (`(?u:...)`), checked in `_tokenize`.
-_TOKEN = re.compile(
-    r"""\s*(?:
-      (?P<dice>(?P<count>[0-9]+)?d(?P<sides>[0-9]+|%)
-          (?P<mods>(?:(?:kh|kl|dh|dl|k|rr|ro|r|mi|ma|e|!)(?:[<>]?[0-9]+)?)*))
-     |(?P<num>[0-9]+)
-     |(?P<name>(?u:[^\W\d]\w*))
-     |(?P<op>>=|<=|==|!=|[-+*/()<>])
-    )""",
-    re.VERBOSE | re.IGNORECASE | re.ASCII,
-)
-_MOD = re.compile(r"(kh|kl|dh|dl|k|rr|ro|r|mi|ma|e|!)([<>]?)([0-9]*)", re.IGNORECASE | re.ASCII)
-
-
-# ---------------------------------------------------------------- results
-
-
-class Die(NamedTuple):
-    """One die as rolled: its faces, its value, whether it counts, and why not.
-
-    A NamedTuple rather than a frozen dataclass: immutable too, and several times cheaper to
-    create, which matters when a roll makes hundreds of them (benchmarks/bench_dice.py).
-    """
-
-    sides: int
-    face: int
-    kept: bool = True
-    note: str = ""
-
-    def render(self) -> str:
-        text = str(self.face)
-        if self.note == "explosé":
-            text += "!"
-        return text if self.kept else f"~{text}~"
-
-
-class DiceGroup(NamedTuple):
-    """The dice of one `NdS...` term of an expression, and the value they gave."""
-
-    notation: str
-    dice: tuple[Die, ...]
-    value: int
-
-    def render(self) -> str:
-        return f"{self.notation} [{', '.join(d.render() for d in self.dice)}]"
+__all__ = ["MAX_DEPTH", "MAX_DICE", "MAX_LENGTH", "DiceGroup", "Die", "OddsContext", "RollResult",
+           "Spec", "names_in", "parse", "roll", "spec_meaning"]
 
 
 class RollResult(NamedTuple):
-    """A rolled expression: the total, every die, and (for comparisons) success."""
+    """A rolled expression: the total, every die, and (for comparisons) success.
+
+    `notes` say what the modifiers meant (« succès : dés ≥ 7 → 4 »); `comment` is the text after
+    `#`; `repeats` holds each roll of `6x 4d6kh3` (then `total` is their sum)."""
 
     expression: str
     total: int
     groups: tuple[DiceGroup, ...]
     success: bool | None = None
     node: Node | None = None
+    notes: tuple[str, ...] = ()
+    comment: str = ""
+    repeats: tuple[RollResult, ...] = ()
+    records: tuple[DiceGroup | SetRecord, ...] = ()
 
     @property
     def dice(self) -> tuple[Die, ...]:
@@ -101,297 +91,14 @@ class RollResult(NamedTuple):
 
     def detail(self) -> str:
         """The expression with every dice term replaced by its faces."""
+        if self.repeats:
+            return " ; ".join(r.detail() for r in self.repeats)
         if self.node is None:
             return " ".join(g.render() for g in self.groups)
-        return self.node.render(iter(self.groups))
-
-
-# ---------------------------------------------------------------- evaluation context
-
-
-class _Context:
-    __slots__ = ("groups", "rolled", "source", "variables")
-
-    def __init__(self, source: DiceSource, variables: Mapping[str, int]) -> None:
-        self.source = source
-        self.variables = variables
-        self.groups: list[DiceGroup] = []
-        self.rolled = 0
-
-
-# ---------------------------------------------------------------- syntax tree
-
-
-class Node:
-    __slots__ = ()
-
-    def evaluate(self, ctx: _Context) -> int:
-        raise NotImplementedError
-
-    def render(self, groups: object) -> str:
-        raise NotImplementedError
-
-
-class Number(Node):
-    __slots__ = ("value",)
-
-    def __init__(self, value: int) -> None:
-        self.value = value
-
-    def evaluate(self, ctx: _Context) -> int:
-        return self.value
-
-    def render(self, groups: object) -> str:
-        return str(self.value)
-
-
-class Name(Node):
-    __slots__ = ("key", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.key = normalize(text)
-
-    def evaluate(self, ctx: _Context) -> int:
-        try:
-            return ctx.variables[self.key]
-        except KeyError:
-            known = ", ".join(sorted(ctx.variables)) or "aucun"
-            raise DiceError(
-                f"nom inconnu « {self.text} » dans l'expression (noms connus : {known})"
-            ) from None
-
-    def render(self, groups: object) -> str:
-        return self.text
-
-
-class Negate(Node):
-    __slots__ = ("operand",)
-
-    def __init__(self, operand: Node) -> None:
-        self.operand = operand
-
-    def evaluate(self, ctx: _Context) -> int:
-        return -self.operand.evaluate(ctx)
-
-    def render(self, groups: object) -> str:
-        return "-" + self.operand.render(groups)
-
-
-class Binary(Node):
-    __slots__ = ("left", "op", "right")
-
-    def __init__(self, op: str, left: Node, right: Node) -> None:
-        self.op = op
-        self.left = left
-        self.right = right
-
-    def evaluate(self, ctx: _Context) -> int:
-        a = self.left.evaluate(ctx)
-        b = self.right.evaluate(ctx)
-        op = self.op
-        if op == "+":
-            return a + b
-        if op == "-":
-            return a - b
-        if op == "*":
-            return a * b
-        if b == 0:
-            raise DiceError("division par zéro dans l'expression")
-        return a // b
-
-    def render(self, groups: object) -> str:
-        return f"{self.left.render(groups)} {self.op} {self.right.render(groups)}"
-
-
-class Group(Node):
-    __slots__ = ("inner",)
-
-    def __init__(self, inner: Node) -> None:
-        self.inner = inner
-
-    def evaluate(self, ctx: _Context) -> int:
-        return self.inner.evaluate(ctx)
-
-    def render(self, groups: object) -> str:
-        return f"({self.inner.render(groups)})"
-
-
-class Compare(Node):
-    __slots__ = ("left", "op", "right")
-
-    def __init__(self, op: str, left: Node, right: Node) -> None:
-        self.op = op
-        self.left = left
-        self.right = right
-
-    def compare(self, ctx: _Context) -> tuple[int, bool]:
-        a = self.left.evaluate(ctx)
-        b = self.right.evaluate(ctx)
-        op = self.op
-        ok = (
-            a >= b if op == ">=" else a <= b if op == "<=" else a > b if op == ">"
-            else a < b if op == "<" else a == b if op == "==" else a != b
-        )
-        return a, ok
-
-    def evaluate(self, ctx: _Context) -> int:
-        return int(self.compare(ctx)[1])
-
-    def render(self, groups: object) -> str:
-        return f"{self.left.render(groups)} {self.op} {self.right.render(groups)}"
-
-
-class Dice(Node):
-    __slots__ = ("count", "mods", "notation", "plain", "sides")
-
-    def __init__(self, notation: str, count: int, sides: int,
-                 mods: tuple[tuple[str, str, int], ...]) -> None:
-        self.notation = notation
-        self.count = count
-        self.sides = sides
-        self.mods = mods
-        self.plain = not mods
-
-    def evaluate(self, ctx: _Context) -> int:
-        roll = ctx.source.roll
-        sides = self.sides
-        ctx.rolled += self.count
-        if ctx.rolled > MAX_DICE:
-            raise DiceLimitError(f"plus de {MAX_DICE} dés lancés dans une expression (limite : {MAX_DICE})")
-        if self.plain:
-            faces = [roll(sides) for _ in range(self.count)]
-            value = sum(faces)
-            ctx.groups.append(DiceGroup(self.notation, tuple([Die(sides, f) for f in faces]), value))
-            return value
-        dice = [Die(sides, roll(sides)) for _ in range(self.count)]
-        for op, kind, n in self.mods:
-            dice = modifiers.apply(dice, op, kind, n, lambda: self._extra(ctx))
-        value = sum(d.face for d in dice if d.kept)
-        ctx.groups.append(DiceGroup(self.notation, tuple(dice), value))
-        return value
-
-    def _extra(self, ctx: _Context) -> int:
-        ctx.rolled += 1
-        if ctx.rolled > MAX_DICE:
-            raise DiceLimitError(
-                f"plus de {MAX_DICE} dés lancés (relances et explosions comprises) "
-                f"dans une expression (limite : {MAX_DICE})"
-            )
-        return ctx.source.roll(self.sides)
-
-    def render(self, groups: object) -> str:
-        group = next(groups)  # type: ignore[call-overload]
-        assert isinstance(group, DiceGroup)
-        return group.render()
+        return self.node.render(iter(self.records or self.groups))
 
 
 # ---------------------------------------------------------------- parser
-
-
-class _Token:
-    """One token (a plain class: defining a dataclass costs more than `jdr roll` parsing)."""
-
-    __slots__ = ("dice", "kind", "pos", "text", "value")
-
-    def __init__(self, kind: str, text: str, pos: int, value: int = 0, dice: Dice | None = None) -> None:
-        self.kind = kind
-        self.text = text
-        self.pos = pos
-        self.value = value
-        self.dice = dice
-
-
-def _dice_token(m: re.Match[str]) -> Dice:
-    count = int(m.group("count")) if m.group("count") else 1
-    sides_text = m.group("sides")
-    sides = 100 if sides_text == "%" else int(sides_text)
-    notation = m.group("dice")
-    if count < 1:
-        raise DiceError(f"« {notation} » : il faut au moins un dé")
-    if count > MAX_DICE:
-        raise DiceLimitError(f"« {notation[:20]} » : plus de {MAX_DICE} dés (limite : {MAX_DICE})")
-    if not 1 <= sides <= MAX_SIDES:
-        raise DiceLimitError(f"« {notation[:20]} » : un dé a de 1 à {MAX_SIDES} faces")
-    mods: list[tuple[str, str, int]] = []
-    for mm in _MOD.finditer(m.group("mods") or ""):
-        op, kind, digits = mm.group(1).lower(), mm.group(2), mm.group(3)
-        if len(digits) > MAX_NUMBER_DIGITS:
-            raise DiceLimitError(f"« {notation[:20]} » : nombre trop grand")
-        if op in ("e", "!"):
-            if kind and not digits:
-                raise DiceError(f"« {notation} » : il manque un nombre après « {op}{kind} »")
-            selector = (kind, int(digits)) if digits else ("", sides)
-            if modifiers.covers_all(selector, sides):
-                raise DiceError(f"« {notation} » : explosion sans fin (toutes les faces explosent)")
-            mods.append((op, selector[0], selector[1]))
-            continue
-        if not digits:
-            raise DiceError(f"« {notation} » : il manque un nombre après « {op}{kind} »")
-        n = int(digits)
-        if op in ("kh", "k", "kl", "dh", "dl", "mi", "ma"):
-            if kind:
-                raise DiceError(f"« {notation} » : « {op} » attend un nombre, pas « {kind} »")
-            if op in ("mi", "ma") and not 1 <= n <= sides:
-                raise DiceError(f"« {notation} » : « {op}{n} » doit être entre 1 et {sides}")
-            mods.append((op, "", n))
-            continue
-        selector = (kind, n)
-        if op == "rr" and modifiers.covers_all(selector, sides):
-            raise DiceError(f"« {notation} » : relance sans fin (toutes les faces sont relancées)")
-        mods.append((op, kind, n))
-    return Dice(notation, count, sides, tuple(mods))
-
-
-def _unexpected(char: str, position: int) -> DiceError:
-    return DiceError(f"caractère inattendu « {clean(char)} » à la position {position} "
-                     "(chiffres 0-9, lettres, opérateurs + - * / ( ) et comparaisons)")
-
-
-def _tokenize(text: str) -> list[_Token]:
-    tokens: list[_Token] = []
-    pos = depth = total_dice = 0
-    end = len(text)
-    match = _TOKEN.match
-    while pos < end:
-        m = match(text, pos)
-        if m is None or m.end() == pos:
-            rest = text[pos:].lstrip()
-            if not rest:
-                break
-            raise _unexpected(rest[0], end - len(rest) + 1)
-        token = _token(m)
-        if token.dice is not None:
-            total_dice += token.dice.count
-            if total_dice > MAX_DICE:
-                raise DiceLimitError(f"plus de {MAX_DICE} dés dans l'expression (limite : {MAX_DICE})")
-        elif token.kind == "op" and token.text in ("(", ")"):
-            depth += 1 if token.text == "(" else -1
-            if depth > MAX_DEPTH:
-                raise DiceLimitError(f"plus de {MAX_DEPTH} niveaux de parenthèses (limite : {MAX_DEPTH})")
-        tokens.append(token)
-        pos = m.end()
-    return tokens
-
-
-def _token(m: re.Match[str]) -> _Token:
-    start = m.start(m.lastgroup or 0)
-    kind = m.lastgroup
-    if kind == "dice":
-        return _Token("dice", m.group("dice"), start, dice=_dice_token(m))
-    if kind == "num":
-        digits = m.group("num")
-        if len(digits) > MAX_NUMBER_DIGITS:
-            raise DiceLimitError(f"nombre trop grand à la position {start + 1} "
-                                 f"(au plus {MAX_NUMBER_DIGITS} chiffres)")
-        return _Token("num", digits, start, int(digits))
-    if kind == "name":
-        name = m.group("name")
-        for offset, c in enumerate(name):  # letters, `_` and ASCII digits only
-            if not (c.isalpha() or c == "_" or "0" <= c <= "9"):
-                raise _unexpected(c, start + offset + 1)
-        return _Token("name", name, start)
-    return _Token("op", m.group("op"), start)
 
 
 class _Parser:
@@ -406,11 +113,11 @@ class _Parser:
     def peek(self) -> _Token | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
 
-    def take_op(self, *ops: str) -> str | None:
+    def take_op(self, *ops: str) -> _Token | None:
         tok = self.peek()
         if tok is not None and tok.kind == "op" and tok.text in ops:
             self.i += 1
-            return tok.text
+            return tok
         return None
 
     def enter(self) -> None:
@@ -424,36 +131,41 @@ class _Parser:
         node = self.expr()
         tok = self.peek()
         if tok is not None:
-            raise DiceError(f"« {tok.text} » inattendu à la position {tok.pos + 1}")
+            raise _stray(tok)
         return node
 
     def expr(self) -> Node:
         left = self.sum()
-        op = self.take_op(">=", "<=", ">", "<", "==", "!=")
-        if op is None:
+        tok = self.take_op(">=", "<=", ">", "<", "==", "!=")
+        if tok is None:
             return left
-        return Compare(op, left, self.sum())
+        return Compare(tok.text, left, self.sum())
 
     def sum(self) -> Node:
         node = self.product()
-        while (op := self.take_op("+", "-")) is not None:
-            node = Binary(op, node, self.product())
+        while (tok := self.take_op("+", "-")) is not None:
+            node = Binary(tok.text, node, self.product())
         return node
 
     def product(self) -> Node:
         node = self.unary()
-        while (op := self.take_op("*", "/")) is not None:
-            node = Binary(op, node, self.unary())
+        while (tok := self.take_op("*", "/")) is not None:
+            node = Binary(tok.text, node, self.unary(), tok.pos)
         return node
 
     def unary(self) -> Node:
-        op = self.take_op("-", "+")
-        if op is not None:
+        tok = self.take_op("-", "+")
+        if tok is not None:
             self.enter()
             operand = self.unary()
             self.depth -= 1
-            return Negate(operand) if op == "-" else operand
-        return self.atom()
+            return Negate(operand) if tok.text == "-" else operand
+        node = self.atom()
+        label = self.peek()
+        if label is not None and label.kind == "label":
+            self.i += 1
+            node = Labeled(node, label.text)
+        return node
 
     def atom(self) -> Node:
         tok = self.peek()
@@ -464,17 +176,118 @@ class _Parser:
             return Number(tok.value)
         if tok.kind == "dice":
             assert tok.dice is not None
-            return tok.dice
+            count, spec = tok.dice
+            return Dice(tok.text, 1 if count is None else count, spec)
         if tok.kind == "name":
             return Name(tok.text)
+        if tok.kind == "func":
+            return self.function(tok)
         if tok.text == "(":
             self.enter()
             inner = self.expr()
             self.depth -= 1
+            if self.take_op(",") is not None:  # d20's sets: `(1d20, 1d20)kh1`
+                rest = self.elements(tok, ")")
+                close = self.tokens[self.i - 1]
+                mods = close.set_mods or _Mods()
+                return SetNode((inner, *rest), tuple(mods.keeps), mods.success, mods.failure,
+                               mods.failure_counts, "(…)" + self.text[close.pos + 1:close.end])
             if self.take_op(")") is None:
-                raise DiceError(f"parenthèse ouverte à la position {tok.pos + 1} jamais fermée")
-            return Group(inner)
-        raise DiceError(f"« {tok.text} » inattendu à la position {tok.pos + 1}")
+                raise DiceError(f"parenthèse ouverte à la position {tok.pos + 1} jamais fermée"
+                                + _found(self.peek()))
+            close = self.tokens[self.i - 1]
+            if close.set_mods is not None:
+                return self.regroup(tok, close, inner)
+            group = Group(inner)
+            nxt = self.peek()
+            if nxt is not None and nxt.kind == "dice" and nxt.attached and nxt.dice is not None:
+                self.i += 1
+                return Dice(nxt.text, 0, nxt.dice[1], count_node=group)
+            return group
+        if tok.text == "{":
+            return self.set(tok)
+        raise _stray(tok)
+
+    def elements(self, open_tok: _Token, close: str) -> tuple[Node, ...]:
+        self.enter()
+        items = [self.expr()]
+        while self.take_op(",") is not None:
+            items.append(self.expr())
+        self.depth -= 1
+        if self.take_op(close) is None:
+            what = "parenthèse" if close == ")" else "accolade"
+            raise DiceError(f"{what} ouverte à la position {open_tok.pos + 1} jamais fermée"
+                            + _found(self.peek()))
+        return tuple(items)
+
+    def function(self, tok: _Token) -> Node:
+        paren = self.take_op("(")
+        assert paren is not None
+        args = self.elements(paren, ")")
+        if tok.text in ("max", "min"):
+            if len(args) < 2:
+                raise DiceError(f"« {tok.text} » à la position {tok.pos + 1} : au moins deux "
+                                "valeurs, séparées par des virgules")
+        elif len(args) != 1:
+            raise DiceError(f"« {tok.text} » à la position {tok.pos + 1} : une seule valeur")
+        return Function(tok.text, args)
+
+    def set(self, tok: _Token) -> Node:
+        items = self.elements(tok, "}")
+        close = self.tokens[self.i - 1]
+        mods = close.set_mods or _Mods()
+        notation = "{…}" + self.text[close.pos + 1:close.end]
+        return SetNode(items, tuple(mods.keeps), mods.success, mods.failure, mods.failure_counts,
+                       notation)
+
+    def regroup(self, open_tok: _Token, close: _Token, inner: Node) -> Node:
+        """`(10d6kh5)kl2`: keep / drop or count again among the dice of the term inside."""
+        mods = close.set_mods
+        assert mods is not None
+        notation = self.text[open_tok.pos:close.end]
+        written = self.text[close.pos + 1:close.end]
+        if isinstance(inner, Dice) and inner.count_node is None:
+            spec = inner.spec
+            if mods.success is not None or mods.failure is not None:
+                if spec.counting:
+                    raise DiceError(f"« {clean(written)} » à la position {close.pos + 2} : "
+                                    "ces dés comptent déjà des succès")
+                spec = spec._replace(success=mods.success, failure=mods.failure,
+                                     failure_counts=mods.failure_counts)
+            return Dice(notation, inner.count, spec._replace(keeps=spec.keeps + tuple(mods.keeps)))
+        if isinstance(inner, SetNode) and not (inner.success or inner.failure):
+            return SetNode(inner.elements, inner.keeps + tuple(mods.keeps),
+                           mods.success, mods.failure, mods.failure_counts, notation)
+        raise DiceError(f"« {clean(written)} » à la position {close.pos + 2} : garder, écarter "
+                        "ou compter s'applique aux dés d'un seul terme, ex. (10d6kh5)kl2")
+
+
+def _found(tok: _Token | None) -> str:
+    return "" if tok is None else f" (trouvé « {clean(tok.text)} » à la position {tok.pos + 1})"
+
+
+def _stray(tok: _Token) -> DiceError:
+    if tok.kind == "dice" and tok.attached:
+        return DiceError(f"« {clean(tok.text)} » inattendu à la position {tok.pos + 1} "
+                         "(un nombre de dés calculé s'écrit entre parenthèses : (1d4)d6)")
+    return DiceError(f"« {clean(tok.text)} » inattendu à la position {tok.pos + 1}")
+
+
+# ---------------------------------------------------------------- a whole line
+
+
+class Line(NamedTuple):
+    """A parsed line: the expression, how many times to roll it, the comment after it."""
+
+    node: Node
+    repeat: int
+    comment: str
+    dice: int  # dice written in one roll (before rerolls and explosions)
+
+
+_PREFIX = re.compile(r"\s*([0-9]+)\s*[x×]\s*(?=\S)", re.IGNORECASE)
+_SUFFIX = re.compile(r"\s[x×]\s*([0-9]+)\s*$", re.IGNORECASE)
+_MAIDEN = re.compile(r"\s!(?:\s|$)")
 
 
 def _check_length(text: str) -> None:
@@ -484,18 +297,66 @@ def _check_length(text: str) -> None:
         )
 
 
+def _repeat(digits: str, pos: int) -> int:
+    n = _number(digits, pos)
+    if not 1 <= n <= MAX_REPEAT:
+        raise DiceLimitError(f"répétition « {n}x » à la position {pos + 1} : de 1 à {MAX_REPEAT} jets")
+    return n
+
+
 @lru_cache(maxsize=512)
-def _parse_cached(text: str) -> Node:
-    return _Parser(text, _tokenize(text)).parse()
+def _parse_line(text: str) -> Line:
+    end = len(text)
+    comment = ""
+    hash_at = text.find("#")
+    maiden = _MAIDEN.search(text)
+    cut = min([p for p in (hash_at, maiden.start() if maiden else -1) if p >= 0], default=-1)
+    if cut >= 0:
+        comment = text[cut:].lstrip().lstrip("#!").strip()
+        end = cut
+    start = 0
+    repeat = 1
+    prefix = _PREFIX.match(text, 0, end)
+    if prefix is not None:
+        repeat = _repeat(prefix.group(1), prefix.start(1))
+        start = prefix.end()
+    suffix = _SUFFIX.search(text, start, end)
+    if suffix is not None:
+        if prefix is not None:
+            raise DiceError(f"répétition écrite deux fois (positions {prefix.start(1) + 1} et "
+                            f"{suffix.start(1) + 1})")
+        repeat = _repeat(suffix.group(1), suffix.start(1))
+        end = suffix.start()
+    tokens = _tokenize(text, start, end)
+    written = sum(t.dice[0] or 0 for t in tokens if t.dice is not None)
+    if written * repeat > MAX_DICE:
+        raise DiceLimitError(f"{repeat} jets de {written} dés : plus de {MAX_DICE} dés "
+                             f"(limite : {MAX_DICE})")
+    return Line(_Parser(text, tokens).parse(), repeat, comment, written)
+
+
+def parse_line(text: str) -> Line:
+    """Parse a whole line (with a bounded cache) after checking the length limit."""
+    _check_length(text)
+    return _parse_line(text)
 
 
 def parse(text: str) -> Node:
-    """Parse (with a bounded cache) after checking the length limit."""
-    _check_length(text)
-    return _parse_cached(text)
+    """The expression's syntax tree (repeats and comment aside)."""
+    return parse_line(text).node
 
 
 _NO_VARIABLES: Mapping[str, int] = {}
+
+
+def _roll_once(expression: str, node: Node, ctx: _Context, comment: str) -> RollResult:
+    if isinstance(node, Compare):
+        total, ok = node.compare(ctx)
+        success: bool | None = ok
+    else:
+        total, success = node.evaluate(ctx), None
+    return RollResult(expression, total, tuple(ctx.groups), success, node, tuple(ctx.notes),
+                      comment, (), tuple(ctx.records))
 
 
 def roll(
@@ -507,13 +368,19 @@ def roll(
 
     `variables` must be keyed by normalized names (see `jdr.names.normalize`).
     """
-    node = parse(expression)
-    ctx = _Context(source, variables if variables is not None else _NO_VARIABLES)
-    if isinstance(node, Compare):
-        total, ok = node.compare(ctx)
-        return RollResult(expression, total, tuple(ctx.groups), ok, node)
-    total = node.evaluate(ctx)
-    return RollResult(expression, total, tuple(ctx.groups), None, node)
+    line = parse_line(expression)
+    names = variables if variables is not None else _NO_VARIABLES
+    if line.repeat == 1:
+        return _roll_once(expression, line.node, _Context(source, names), line.comment)
+    rolls: list[RollResult] = []
+    rolled = 0
+    for _ in range(line.repeat):
+        ctx = _Context(source, names, rolled)
+        rolls.append(_roll_once(expression, line.node, ctx, ""))
+        rolled = ctx.rolled
+    return RollResult(expression, sum(r.total for r in rolls),
+                      tuple(g for r in rolls for g in r.groups), None, line.node, (), line.comment,
+                      tuple(rolls))
 
 
 def names_in(expression: str) -> set[str]:
@@ -524,10 +391,6 @@ def names_in(expression: str) -> set[str]:
         node = stack.pop()
         if isinstance(node, Name):
             found.add(node.key)
-        elif isinstance(node, Binary | Compare):
-            stack.extend((node.left, node.right))
-        elif isinstance(node, Negate):
-            stack.append(node.operand)
-        elif isinstance(node, Group):
-            stack.append(node.inner)
+        stack.extend(node.children())
     return found
+

@@ -48,11 +48,30 @@ def _p(value: Any) -> float | None:
 
 
 def roll(r: RollResult) -> dict[str, Any]:
-    return {
+    out = {
         "type": "roll", "expression": r.expression, "total": r.total, "success": r.success,
         "detail": r.detail(), **_dice(r.dice),
         "groups": [{"notation": g.notation, "value": g.value, "dice": [d.face for d in g.dice]}
                    for g in r.groups],
+        "meaning": list(r.notes), "comment": r.comment,
+    }
+    if r.repeats:
+        out["repeats"] = [roll(one) for one in r.repeats]
+    return out
+
+
+def dice_odds(o: Any) -> dict[str, Any]:
+    """Exact odds of a free expression: distribution, P(at least), comparison, truncated part."""
+    return {
+        "type": "dice_odds", "expression": o.expression, "success": _p(o.success),
+        "comparison": o.comparison, "counting": o.counting, "repeat": o.repeat,
+        "mean": float(o.mean),
+        "minimum": o.minimum if o.distribution else None,
+        "maximum": o.maximum if o.distribution else None,
+        "truncated": float(o.truncated),
+        "distribution": {str(t): float(p) for t, p in o.distribution},
+        "at_least": {str(t): float(o.at_least(t)) for t, _ in o.distribution},
+        "meaning": list(o.notes), "comment": o.comment,
     }
 
 
@@ -187,7 +206,7 @@ def encounter(e: EncounterView) -> dict[str, Any]:
 _DISPATCH: dict[str, Any] = {  # by class name, along the MRO (see render/text.py)
     "RollResult": roll, "CheckResult": check, "ContestResult": contest, "Odds": odds,
     "Order": order, "AttackReport": attack, "SheetView": sheet, "Purchase": purchase,
-    "Notes": notes, "Report": report, "EncounterView": encounter,
+    "Notes": notes, "Report": report, "EncounterView": encounter, "DiceOdds": dice_odds,
 }
 
 

@@ -99,12 +99,56 @@ class TextRenderer:
         raise TypeError(f"pas de rendu texte pour {type(result).__name__}")
 
     def roll(self, r: RollResult, indent: str) -> None:
-        spans: list[Span | str] = [f"{indent}{self.c(r.expression)} → {self.c(r.detail())} = ",
-                                   (str(r.total), HEAD)]
+        if r.repeats:  # `6x 4d6kh3`: one line per roll
+            head = f"{indent}{self.c(r.expression)} : {len(r.repeats)} jets"
+            self.add(head + (f" — {self.c(r.comment)}" if r.comment else ""))
+            for n, one in enumerate(r.repeats, start=1):
+                spans: list[Span | str] = [f"{indent}  {n}. {self.c(one.detail())} = ",
+                                           (str(one.total), HEAD)]
+                if one.success is not None:
+                    spans += [" : ", ("réussite", OK) if one.success else ("échec", BAD)]
+                self.add(*spans)
+            notes = r.repeats[0].notes
+            self.note_lines(list(dict.fromkeys(_meaning_only(n) for n in notes)), indent + "  · ")
+            return
+        spans = [f"{indent}{self.c(r.expression)} → {self.c(r.detail())} = ", (str(r.total), HEAD)]
         if r.success is not None:
             spans.append(" : ")
             spans.append(("réussite", OK) if r.success else ("échec", BAD))
+        if r.comment:
+            spans.append(f" — {self.c(r.comment)}")
         self.add(*spans)
+        self.note_lines(r.notes, indent + "  · ")
+
+    def dice_odds(self, o: Any, indent: str) -> None:
+        """Exact odds of a free expression (`jdr odds "10d10cs>=7"`)."""
+        head = f"{indent}Chances : {self.c(o.expression)}"
+        if o.repeat > 1:
+            head += f" (chacun des {o.repeat} jets)"
+        self.add((head, HEAD))
+        what = "succès" if o.counting else "total"
+        rows: list[tuple[str, str]] = []
+        if o.success is not None:
+            rows.append((f"{what} {o.comparison}", percent(o.success)))
+        rows.append(("moyenne", f"{float(o.mean):.2f}".replace(".", ",")))
+        if o.distribution:
+            rows.append(("minimum", str(o.minimum)))
+            rows.append(("maximum", str(o.maximum) + (" (ou plus)" if o.truncated else "")))
+        if o.truncated:
+            rows.append(("non calculé", f"{float(o.truncated) * 100:.2g} %".replace(".", ",")))
+        width = max(len(label) for label, _ in rows)
+        for label, value in rows:
+            self.add(f"{indent}  {label:<{width}}  ", (value, HEAD))
+        self.note_lines(o.notes, indent + "  · ")
+        if o.distribution:
+            self.add(f"{indent}  {what} : probabilité d'obtenir exactement / au moins")
+            shown = o.distribution if len(o.distribution) <= 60 else _around_mean(o)
+            top = max(float(p) for _, p in shown) or 1.0
+            pad = max(len(str(t)) for t, _ in shown)
+            for total, p in shown:
+                bar = "█" * round(float(p) / top * 30)
+                self.add(f"{indent}  {total:>{pad}} {percent(p):>7} {percent(o.at_least(total)):>7} ",
+                         (bar, "cyan"))
 
     def verdict(self, success: bool | None, critical: str | None) -> list[Span | str]:
         spans: list[Span | str] = []
@@ -277,12 +321,24 @@ class TextRenderer:
         self.note_lines(r.notes, indent + "  · ")
 
 
+def _meaning_only(note: str) -> str:
+    """A note without this roll's count (« → 4 »): what the modifiers mean, for every roll."""
+    return " ; ".join(part.rsplit(" → ", 1)[0] for part in note.split(" ; ")
+                      if not part.startswith("résultat "))
+
+
+def _around_mean(o: Any) -> tuple[tuple[int, Fraction], ...]:
+    """The 60 most likely totals of a wide distribution, in order."""
+    best = sorted(o.distribution, key=lambda tp: tp[1], reverse=True)[:60]
+    return tuple(sorted(best))
+
+
 # By class name (found along the result's MRO): the result modules are imported only by the
 # commands that make those results (`jdr roll` never loads the check, contest or sheet types).
 _DISPATCH: dict[str, str] = {
     "RollResult": "roll", "CheckResult": "check", "ContestResult": "contest", "Odds": "odds",
     "Order": "order", "AttackReport": "attack", "SheetView": "sheet", "Purchase": "purchase",
-    "Notes": "notes", "Report": "report", "EncounterView": "encounter",
+    "Notes": "notes", "Report": "report", "EncounterView": "encounter", "DiceOdds": "dice_odds",
 }
 
 
