@@ -98,7 +98,8 @@ def campaign_here(campagne: str | None) -> str | None:
 
 
 @contextmanager
-def workspace(refs: Sequence[str], campagne: str | None, write: bool) -> Iterator[Workspace]:
+def workspace(refs: Sequence[str], campagne: str | None, write: bool, force: bool = False
+              ) -> Iterator[Workspace]:
     """An action without characters (a free roll) is journaled in the campaign in use, if there
     is one, and otherwise works without any."""
     files = [_is_file_ref(r) for r in refs]
@@ -118,9 +119,9 @@ def workspace(refs: Sequence[str], campagne: str | None, write: bool) -> Iterato
     try:
         if write:
             with campaign.transaction() as tx:
-                yield CampaignWorkspace(tx)
+                yield CampaignWorkspace(tx, force)
         else:
             with campaign.reading() as tx:
-                yield CampaignWorkspace(tx)
+                yield CampaignWorkspace(tx, force)
     finally:
         campaign.dispose()

@@ -12,8 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
+from jdr.cli.output import MjOpt, print_error, print_plain, wants_json_output
 from jdr.cli.output import Output as Output  # re-exported: jdr.cli.campaign imports it from here
-from jdr.cli.output import print_error, print_plain, wants_json_output
 from jdr.errors import JdrError
 
 APP_SETTINGS: dict[str, Any] = {
@@ -64,8 +64,6 @@ OptOpt = Annotated[list[str] | None, typer.Option(
 FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum (BBCode) ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 DryOpt = Annotated[bool, typer.Option("--dry-run", help="Ne modifie aucune fiche.")]
-MjOpt = Annotated[bool, typer.Option("--mj", help="Dérogation du MJ aux règles du tour (hors de son tour, "
-                                     "action de trop) ; elle est écrite au journal.")]
 ContreOpt = Annotated[str | None, typer.Option(
     "--contre", metavar="FICHE[:COMPETENCE]",
     help="Jet opposé : FICHE ou FICHE:COMPETENCE (par défaut, ce que les règles opposent).")]
@@ -161,18 +159,15 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
     rolls = kind not in ("odds", "show", "xp", "session", "sante") and not params.get("chances")
     source = _source(seed, des) if rolls or des is not None else None
     write = journaled(kind) and not dry_run
-    with workspace(refs_of(kind, params), campagne, write) as ws:
+    with workspace(refs_of(kind, params), campagne, write, mj) as ws:
         if source is not None and write and ws.journaled:
             from jdr.campaign.seance import reason_of, use_seance
 
             source = use_seance(ws.tx, source, reason_of(seed, des))  # type: ignore[attr-defined]
-        ws.force = mj
         done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
-        show = out.render(done.result)
+        show = out.render(done.result, ws.override)  # and the MJ's override, as journaled
         commit(ws, done)
-        override = ws.override
     show()
-    out.notice(override)  # the MJ's override of the turn rules, as the journal keeps it
 
 
 # ------------------------------------------------------------------ commands
@@ -298,8 +293,7 @@ def attack_cmd(
     opt: OptOpt = None,
     des: DesOpt = None,
     seed: SeedOpt = None,
-    dry_run: DryOpt = False,
-    mj: MjOpt = False,
+    dry_run: DryOpt = False, mj: MjOpt = False,
     campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
@@ -375,8 +369,7 @@ def regle_cmd(
     chances: Annotated[bool, typer.Option("--chances", help="Chances exactes, sans rien lancer.")] = False,
     des: DesOpt = None,
     seed: SeedOpt = None,
-    dry_run: DryOpt = False,
-    mj: MjOpt = False,
+    dry_run: DryOpt = False, mj: MjOpt = False,
     campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
