@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from jdr.web.app import create_app
+from jdr.web.limits import Limits
 from sheets_data import ELFE_YAML, NAIN_YAML
 
 GOBELIN_YAML = """\
@@ -30,6 +31,8 @@ pv: 12
 """
 
 __all__ = ["ELFE_YAML", "GOBELIN_YAML", "NAIN_YAML"]
+# The tests act far faster than people: the rate of actions is tested on its own (test_limits).
+UNLIMITED = Limits(actions_burst=100_000)
 
 
 def bearer(token: str | None) -> dict[str, str]:
@@ -42,9 +45,9 @@ def sheet(name: str, base: str = GOBELIN_YAML) -> str:
 
 
 @asynccontextmanager
-async def in_process(db: str, admin: str | None = None, loopback: bool = True
-                     ) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(db, admin, loopback)
+async def in_process(db: str, admin: str | None = None, loopback: bool = True,
+                     limits: Limits = UNLIMITED) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(db, admin, loopback, limits=limits)
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
     async with httpx.AsyncClient(transport=transport, base_url="http://jdr.test") as client:
         yield client
@@ -161,13 +164,17 @@ class Live:
 
 
 @contextmanager
-def live_server(db: str, admin: str | None = None) -> Iterator[Live]:
+def live_server(db: str, admin: str | None = None, env_extra: dict[str, str] | None = None,
+                args: tuple[str, ...] = ()) -> Iterator[Live]:
     """`python -m jdr.web.serve` on a free loopback port, until the block ends."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
+    env["JDR_ACTIONS_RAFALE"] = "100000"
+    env.update(env_extra or {})
     if admin:
         env["JDR_ADMIN_TOKEN"] = admin
-    process = subprocess.Popen([sys.executable, "-m", "jdr.web.serve", "--db", db, "--port", str(port)],
+    process = subprocess.Popen([sys.executable, "-m", "jdr.web.serve", "--db", db, "--port", str(port),
+                                *args],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:

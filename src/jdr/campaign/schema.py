@@ -29,6 +29,8 @@ class CampaignRow(Base):
     system: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     journal_seq: Mapped[int] = mapped_column(Integer, default=0)
+    # what the MJ chose for the table (`jdr.web.visibility`: the others' health in the fight)
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class CharacterRow(Base):

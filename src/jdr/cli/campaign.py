@@ -319,9 +319,13 @@ def serve_cmd(
         help="Base : fichier SQLite (défaut jdr-table.db) ou postgresql+psycopg://…")] = None,
     host: Annotated[str, typer.Option("--host", metavar="ADRESSE", help="Adresse d'écoute.")] = "127.0.0.1",
     port: Annotated[str, typer.Option("--port", metavar="PORT", help="Port (1 à 65535).")] = "8000",
+    origine: Annotated[list[str] | None, typer.Option(
+        "--origine", metavar="URL",
+        help="Origine des pages derrière un mandataire, ex. https://table.exemple.org (répétable).")
+    ] = None,
 ) -> None:
     """Sert la table en ligne (API, direct, pages) sur la base de campagnes."""
     from jdr.core.options import parse_int
     from jdr.web.serve import serve
 
-    serve(db or "jdr-table.db", host, parse_int(port, "--port", 1, 65535))
+    serve(db or "jdr-table.db", host, parse_int(port, "--port", 1, 65535), origine or [])

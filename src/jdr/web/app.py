@@ -31,18 +31,25 @@ The OpenAPI schema is at `/api/openapi.json`. The pages (French HTML, htmx) are 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from jdr.web import characters, errors, live, pages, play, seance, tables, talk
+from jdr.web import characters, errors, live, pages, play, seance, tables, talk, visibility
 from jdr.web.errors import FrenchJSON
+from jdr.web.limits import ActionRate, Limits
+from jdr.web.origin import OriginGuard
 from jdr.web.state import Server
 
 
-def create_app(db_url: str, admin_token: str | None, loopback: bool) -> FastAPI:
-    """The application on the database `db_url` (a SQLite file path or a PostgreSQL URL)."""
+def create_app(db_url: str, admin_token: str | None, loopback: bool, origins: Sequence[str] = (),
+               limits: Limits | None = None) -> FastAPI:
+    """The application on the database `db_url` (a SQLite file path or a PostgreSQL URL).
+
+    `origins`: the table's own origins behind a reverse proxy (`jdr.web.origin`; by default the
+    address each request is sent to); `limits`: the rate of actions per token (`jdr.web.limits`).
+    """
     server = Server(db_url, admin_token, loopback)
 
     @asynccontextmanager
@@ -58,11 +65,15 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool) -> FastAPI:
                   default_response_class=FrenchJSON)
     app.state.server = server
     errors.install(app)
+    app.add_middleware(ActionRate, limits=limits or Limits())  # innermost, then
+    app.add_middleware(OriginGuard, origins=tuple(origins))  # reads the form BodyLimit checked
     app.add_middleware(errors.BodyLimit)
     app.include_router(tables.router)
     app.include_router(characters.router)
     app.include_router(play.router)
     app.include_router(talk.router)
+    app.include_router(visibility.router)
+    app.include_router(visibility.pages)
     seance.install(app)
     app.add_api_websocket_route("/api/tables/{id}/direct", live.direct)
     pages.install(app)

@@ -67,10 +67,12 @@ def _weapons(plain: dict[str, Any]) -> list[tuple[str, str]]:
 def panel_data(caller: Caller) -> dict[str, Any]:
     from jdr.campaign.encounter import view
     from jdr.render.json import to_json
+    from jdr.web.visibility import known
 
     with caller.campaign.reading() as tx:
         infos = {i.name: i for i in tx.characters()}
         shown = to_json(view(tx)) if tx.encounter() is not None else None
+        shown = known(caller, tx).encounter(shown) if shown is not None else None
         current = shown.get("current") if shown else None
         weapons = _weapons(tx.document(current).plain()) if current in infos else []
     rows = [{**c, "barre": _bar(c.get("hit_points"))} for c in (shown or {}).get("order", [])]

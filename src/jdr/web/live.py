@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
-from jdr.web.auth import Caller
+from jdr.web.auth import FULL, Caller
 from jdr.web.errors import ApiError
+from jdr.web.visibility import any_touches, caller_key, live_texts
 
 if TYPE_CHECKING:
     from jdr.campaign.store import Campaign, Entry
@@ -63,8 +64,6 @@ def target_of(entry: Entry) -> str | None:
 
 def seen(caller: Caller, entry: Entry, owner: str | None) -> dict[str, Any] | None:
     """The entry as this caller may see it (whole, masked), or None."""
-    from jdr.web.auth import FULL
-
     sight = caller.sight(entry.visibility, owner, target_of(entry))
     if sight is None:
         return None
@@ -105,6 +104,8 @@ def read_seq(campaign: Campaign) -> int:
 class Batch:
     entries: list[tuple[Entry, str | None]]
     revoked: set[int]
+    # encounter entries as each non-MJ member may see them (`jdr.web.visibility.live_texts`)
+    filtered: dict[tuple[str, str, int], str] = field(default_factory=dict)
 
 
 def read_batch(campaign: Campaign, since: int) -> Batch:
@@ -184,6 +185,10 @@ class Hub:
             self.dirty = False
             try:
                 batch = await run_in_threadpool(read_batch, self.campaign, self.last)
+                fresh = [e for e, _ in batch.entries if e.seq > self.last]
+                if any_touches(fresh) and any(not s.caller.is_mj for s in self.subs):
+                    batch.filtered = await run_in_threadpool(
+                        live_texts, self.campaign, [s.caller for s in self.subs], fresh)
             except Exception as exc:  # the safety poll will try again
                 LOG.warning("table %s : lecture du journal impossible (%s)", self.campaign.id,
                             type(exc).__name__)
@@ -198,14 +203,15 @@ class Hub:
             if entry.seq <= self.last:
                 continue
             self.last = entry.seq
-            texts: dict[str, str] = {}
+            text: str | None = None
             for sub in self.subs:
                 sight = sub.caller.sight(entry.visibility, owner, target_of(entry))
-                if sight is not None:
-                    if sight not in texts:
-                        texts[sight] = json.dumps(seen(sub.caller, entry, owner),
-                                                  ensure_ascii=False)
-                    sub.push(entry.seq, texts[sight])
+                if sight == FULL:
+                    text = text or entry_text(entry)
+                    sub.push(entry.seq, batch.filtered.get((*caller_key(sub.caller), entry.seq),
+                                                           text))
+                elif sight is not None:  # a blind roll's roller: that it rolled, nothing more
+                    sub.push(entry.seq, json.dumps(masked(entry), ensure_ascii=False))
 
 
 class Hubs:
@@ -352,10 +358,16 @@ async def _backlog(websocket: WebSocket, caller: Caller, since: int | None) -> i
         return await run_in_threadpool(read_seq, caller.campaign)
     while True:
         page = await run_in_threadpool(read_entries, caller.campaign, since)
+        entries = [e for e, _ in page]
+        filtered = {} if caller.is_mj or not any_touches(entries) else await run_in_threadpool(
+            live_texts, caller.campaign, [caller], entries)
         for entry, owner in page:
-            shown = seen(caller, entry, owner)
-            if shown is not None:
-                await websocket.send_text(json.dumps(shown, ensure_ascii=False))
+            sight = caller.sight(entry.visibility, owner, target_of(entry))
+            if sight == FULL:
+                await websocket.send_text(filtered.get((*caller_key(caller), entry.seq))
+                                          or entry_text(entry))
+            elif sight is not None:
+                await websocket.send_text(json.dumps(masked(entry), ensure_ascii=False))
             since = entry.seq
         if len(page) < PAGE:
             return since

@@ -113,7 +113,15 @@ def error_page(request: Request, exc: ApiError) -> HTMLResponse:
                   request=request)
 
 
+def csrf_of(request: Request, table_id: int) -> str:
+    """The CSRF token of this table's session (`jdr.web.origin`), for the page's `<meta>`."""
+    from jdr.web.origin import csrf_token
+
+    token = request.cookies.get(cookie_name(table_id))
+    return csrf_token(token) if token else ""
+
+
 def page_context(request: Request, caller: Caller, active: str) -> dict[str, Any]:
     campaign = caller.campaign
     return {"request": request, "caller": caller, "table": campaign, "active": active,
-            "systeme": campaign.system_id}
+            "systeme": campaign.system_id, "csrf": csrf_of(request, campaign.id)}

@@ -233,9 +233,11 @@ def journal_fragment(id: TableId, request: Request, depuis: Since = 0,
 
 
 def _members_page(request: Request, caller: Any, **extra: Any) -> HTMLResponse:
+    from jdr.web.visibility import table_settings
+
     members = server_of(request).members(caller)
     return render("membres.html", **page_context(request, caller, "membres"), membres=members,
-                  **extra)
+                  reglages=table_settings(caller), **extra)
 
 
 @router.get("/tables/{id}/membres", response_class=HTMLResponse)

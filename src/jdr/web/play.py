@@ -21,6 +21,7 @@ from jdr.web.errors import ApiError
 from jdr.web.live import PAGE, owners, seen
 from jdr.web.models import MAX_ID, Action
 from jdr.web.state import Server
+from jdr.web.visibility import entries_for
 
 router = APIRouter(prefix="/api/tables/{id}", tags=["jeu"])
 MAX_JOURNAL = 1000
@@ -141,5 +142,5 @@ def journal(caller: CallerDep, depuis: Since = 0) -> list[dict[str, Any]]:
             if len(page) < PAGE:
                 break
             depuis = page[-1][0].seq
-    return out
+        return entries_for(caller, tx, out)
 

@@ -163,6 +163,7 @@ MAX_EXPORT = 200_000
 def visible_journal(caller: Caller) -> list[dict[str, Any]]:
     """Every entry the caller may see, in order (what the verifier is fed)."""
     from jdr.web.live import PAGE, owners
+    from jdr.web.visibility import entries_for
 
     out: list[dict[str, Any]] = []
     since = 0
@@ -173,7 +174,7 @@ def visible_journal(caller: Caller) -> list[dict[str, Any]]:
             if len(page) < PAGE:
                 break
             since = page[-1][0].seq
-    return out[:MAX_EXPORT]
+        return entries_for(caller, tx, out[:MAX_EXPORT])  # a fight as the caller may see it
 
 
 @pages.get("/verifier", response_class=HTMLResponse)

@@ -4,7 +4,12 @@ Table creation is open when the server listens on a loopback address only; other
 admin token: `JDR_ADMIN_TOKEN`, or one drawn at start and printed once. The access log stays off
 (a live channel's address carries its token), and so does uvicorn's per-connection log.
 
-`python -m jdr.web.serve --db FICHIER|URL [--host 127.0.0.1] [--port 8000]` does the same.
+Behind a reverse proxy, `origins` (`--origine https://table.example.org`, repeatable) are the
+table's own origins (`jdr.web.origin`); the timeouts, caps and rate of actions come from the
+environment (`jdr.web.limits.Limits.from_env`).
+
+`python -m jdr.web.serve --db FICHIER|URL [--host 127.0.0.1] [--port 8000] [--origine URL]…` does
+the same.
 """
 
 from __future__ import annotations
@@ -35,18 +40,22 @@ def admin_token(host: str) -> str | None:
     return token
 
 
-def serve(db: str, host: str = "127.0.0.1", port: int = 8000) -> None:
+def serve(db: str, host: str = "127.0.0.1", port: int = 8000, origins: Sequence[str] = ()) -> None:
     """Serve the tables of database `db` (a SQLite file, created if absent, or a PostgreSQL URL)."""
     import uvicorn
 
     from jdr.web.app import create_app
+    from jdr.web.limits import Limits, uvicorn_options
+    from jdr.web.origin import check_origin_option
 
+    allowed = [check_origin_option(o) for o in origins]
+    limits = Limits.from_env()
     token = admin_token(host)
-    app = create_app(db, token, is_loopback(host))
+    app = create_app(db, token, is_loopback(host), allowed, limits)
     shown = f"[{host}]" if ":" in host else host
     print(f"Table en ligne : http://{shown}:{port}/ (schéma : /api/openapi.json)", flush=True)
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
-                ws_max_size=64 * 1024)
+                ws_max_size=64 * 1024, **uvicorn_options(limits))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,11 +64,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--db", required=True, help="Fichier SQLite ou adresse postgresql+psycopg://…")
     parser.add_argument("--host", default="127.0.0.1", help="Adresse d'écoute (127.0.0.1).")
     parser.add_argument("--port", type=int, default=8000, help="Port (8000).")
+    parser.add_argument("--origine", action="append", default=[], metavar="URL",
+                        help="Origine des pages derrière un mandataire (répétable).")
     args = parser.parse_args(argv)
     from jdr.errors import JdrError
 
     try:
-        serve(args.db, args.host, args.port)
+        serve(args.db, args.host, args.port, args.origine)
     except JdrError as exc:
         print(f"erreur : {exc.message}", file=sys.stderr)
         return 2
