@@ -181,7 +181,9 @@ async def test_a_roll_request_is_rolled_in_one_click(db_target: str) -> None:
 
 
 async def _start_combat(client: httpx.AsyncClient, table: Table) -> None:
-    cookie = {"Cookie": f"jdr_{table.id}={table.mj}"}
+    from jdr.web.origin import csrf_token
+
+    cookie = {"Cookie": f"jdr_{table.id}={table.mj}", "X-JDR-CSRF": csrf_token(table.mj)}
     r = await client.post(f"/tables/{table.id}/f/combat/debut", headers=cookie,
                           content="personnages=Nain%20A&personnages=Elfe%20B")
     assert "Le combat commence" in r.text, r.text
