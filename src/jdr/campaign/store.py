@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 MAX_NAME = 200
 NOTIFY_CHANNEL = "jdr_journal"
+# entries that change nothing an undo could put back: undo itself, what people say, a reveal,
+# a roll request (a roll « pour moi seul » or a whisper is skipped too: the MJ does not see them)
+NOT_UNDONE = ("annuler", "message", "reveler", "demande")
 
 
 def now() -> datetime:
@@ -72,7 +75,8 @@ class Entry:
         }
 
 
-def _entry(row: JournalRow) -> Entry:
+def _entry(row: JournalRow | Any) -> Entry:
+    """An entry from its ORM row or a plain row of the same columns."""
     return Entry(row.seq, row.at, row.actor, row.action, row.params, row.dice, row.result,
                  row.text, row.forum, row.changes, row.visibility, row.author, row.undone_by,
                  row.undoes, row.verif)
@@ -393,6 +397,18 @@ class Tx:
             .order_by(JournalRow.seq).limit(limit))
         return [_entry(r) for r in rows]
 
+    def entries_before(self, before: int | None, limit: int) -> list[Entry]:
+        """The `limit` entries before seq `before` (or the last ones), newest first: read as
+        plain rows (no ORM objects: a page of the journal costs the same at any length)."""
+        from sqlalchemy import select
+
+        table = JournalRow.__table__
+        query = select(*table.c).where(table.c.campaign_id == self.campaign.id)
+        if before is not None:
+            query = query.where(table.c.seq < before)
+        rows = self.session.execute(query.order_by(table.c.seq.desc()).limit(limit))
+        return [_entry(r) for r in rows]
+
     def entry_row(self, seq: int) -> JournalRow | None:
         from sqlalchemy import select
 
@@ -405,7 +421,8 @@ class Tx:
 
         row: JournalRow | None = self.session.scalar(select(JournalRow).where(
             JournalRow.campaign_id == self.campaign.id, JournalRow.undone_by.is_(None),
-            JournalRow.undoes.is_(None), JournalRow.action != "annuler")
+            JournalRow.undoes.is_(None), JournalRow.action.notin_(NOT_UNDONE),
+            JournalRow.visibility.notin_(("moi", "chuchote")))
             .order_by(JournalRow.seq.desc()).limit(1))
         return row
 

@@ -27,20 +27,62 @@ def _is_file_ref(ref: str) -> bool:
 class CampaignWorkspace(Workspace):
     journaled = True
 
-    def __init__(self, tx: Any) -> None:
+    def __init__(self, tx: Any, force: bool = False) -> None:
         self.tx = tx
+        self.force = force
+        self.turn: tuple[dict[str, Any], Any, str | None] | None = None
 
     def open(self, refs: Sequence[str]) -> tuple[AnySystem, list[Loaded[Any]]]:
         system: AnySystem
         system, loaded = self.tx.load(refs)
         return system, loaded
 
+    def admit(self, system: AnySystem, act: Any) -> None:
+        """In an encounter, the turn rules (`jdr.core.turns`): refused out of turn or past what
+        the turn allows, unless the MJ forces it; counted on the combatant at the commit."""
+        from jdr.core.encounter import EncounterState
+        from jdr.core.turns import admit
+
+        row = self.tx.encounter()
+        if row is None:
+            return
+        state = EncounterState.from_json(row.state)
+        admission = admit(state, system.turn_limits(), act, system.turn_cost(act.action, act),
+                          self.force)
+        if admission is not None:
+            self.turn = (row.state, state, admission.override)
+
+    @property
+    def override(self) -> str | None:
+        return self.turn[2] if self.turn is not None else None
+
     def commit(self, pending: Pending, rec: Record | None) -> int | None:
         from jdr.campaign.journal import commit
 
         if rec is None:
             raise JdrError("action de campagne sans journal")
+        if self.turn is not None:
+            rec = self._counted(rec)
         return commit(self.tx, pending, rec).seq
+
+    def _counted(self, rec: Record) -> Record:
+        """The encounter's count of the turn, in the same entry (undone with it); the MJ's
+        override written in the entry."""
+        from dataclasses import replace
+
+        from jdr.campaign.journal import ENCOUNTER
+
+        assert self.turn is not None
+        before, state, override = self.turn
+        after = state.to_json()
+        self.tx.set_encounter(after)
+        change = {"character": ENCOUNTER, "path": ["etat"], "pool": False, "before": before,
+                  "after": after}
+        rec = replace(rec, changes=[*rec.changes, change])
+        if override is not None:
+            rec = replace(rec, params={**rec.params, "derogation": override},
+                          text=f"{rec.text}\n{override}", forum=f"{rec.forum}\n{override}")
+        return rec
 
 
 def campaign_here(campagne: str | None) -> str | None:
@@ -56,7 +98,8 @@ def campaign_here(campagne: str | None) -> str | None:
 
 
 @contextmanager
-def workspace(refs: Sequence[str], campagne: str | None, write: bool) -> Iterator[Workspace]:
+def workspace(refs: Sequence[str], campagne: str | None, write: bool, force: bool = False
+              ) -> Iterator[Workspace]:
     """An action without characters (a free roll) is journaled in the campaign in use, if there
     is one, and otherwise works without any."""
     files = [_is_file_ref(r) for r in refs]
@@ -76,9 +119,9 @@ def workspace(refs: Sequence[str], campagne: str | None, write: bool) -> Iterato
     try:
         if write:
             with campaign.transaction() as tx:
-                yield CampaignWorkspace(tx)
+                yield CampaignWorkspace(tx, force)
         else:
             with campaign.reading() as tx:
-                yield CampaignWorkspace(tx)
+                yield CampaignWorkspace(tx, force)
     finally:
         campaign.dispose()

@@ -12,8 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
+from jdr.cli.output import MjOpt, output_first, print_error, print_plain, setup_streams, wants_json_output
 from jdr.cli.output import Output as Output  # re-exported: jdr.cli.campaign imports it from here
-from jdr.cli.output import output_first, print_error, print_plain, setup_streams, wants_json_output
 from jdr.errors import JdrError
 
 APP_SETTINGS: dict[str, Any] = {
@@ -138,8 +138,8 @@ def _roll(expression: str, out: Output, seed: str | None, des: str | None) -> No
     out.render(result)()
 
 
-def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None,
-         des: str | None = None, dry_run: bool = False, campagne: str | None = None) -> None:
+def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None, des: str | None = None,
+         dry_run: bool = False, campagne: str | None = None, mj: bool = False) -> None:
     """One action, files or campaign: load, act, validate, render, print, then commit."""
     if kind == "roll" and not _campaign_in_use(campagne):
         _roll(params["expression"], out, seed, des)  # nothing to load, nothing to journal
@@ -152,13 +152,13 @@ def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None
     rolls = declared_rolls(kind, params)  # the declaration says whether the action rolls
     source = _source(seed, des) if rolls or des is not None else None
     write = journaled(kind) and not dry_run
-    with output_first(write) as shown, workspace(refs_of(kind, params), campagne, write) as ws:
+    with output_first(write) as shown, workspace(refs_of(kind, params), campagne, write, mj) as ws:
         if source is not None and write and ws.journaled:
             from jdr.campaign.seance import reason_of, use_seance
 
             source = use_seance(ws.tx, source, reason_of(seed, des))  # type: ignore[attr-defined]
         done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
-        shown(out.render(done.result))
+        shown(out.render(done.result, ws.override))  # and the MJ's override, as journaled
         commit(ws, done)
 
 
@@ -286,7 +286,7 @@ def attack_cmd(
     opt: OptOpt = None,
     des: DesOpt = None,
     seed: SeedOpt = None,
-    dry_run: DryOpt = False,
+    dry_run: DryOpt = False, mj: MjOpt = False,
     campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
@@ -295,7 +295,7 @@ def attack_cmd(
     """Résout une attaque entière : attaque, défense, localisation, dégâts, état."""
     params = {"attaquant": attaquant, "defenseur": defenseur, "arme": arme, "defense": defense,
               "visee": visee, "critique": critique, "complete": complete or None, "opt": opt}
-    _act("attack", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne)
+    _act("attack", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne, mj)
 
 
 @app.command("xp")
@@ -362,7 +362,7 @@ def regle_cmd(
     chances: Annotated[bool, typer.Option("--chances", help="Chances exactes, sans rien lancer.")] = False,
     des: DesOpt = None,
     seed: SeedOpt = None,
-    dry_run: DryOpt = False,
+    dry_run: DryOpt = False, mj: MjOpt = False,
     campagne: CampOpt = None,
     as_json: JsonOpt = False,
     fmt: FormatOpt = "texte",
@@ -370,7 +370,7 @@ def regle_cmd(
 ) -> None:
     """Joue une règle propre au système (torture, négociation, soigner, manœuvre, ...)."""
     params = {"nom": nom, "personnages": personnages, "opt": opt, "chances": chances or None}
-    _act("regle", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne)
+    _act("regle", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne, mj)
 
 
 @app.command("sante")

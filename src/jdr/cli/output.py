@@ -20,11 +20,17 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from itertools import pairwise
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from jdr.errors import JdrError, SheetError
 
 FORMATS = ("texte", "forum", "discord", "json")
+
+
+MjOpt = Annotated[bool, typer.Option("--mj", help="Dérogation du MJ aux règles du tour (hors de son tour, "
+                                     "action de trop) ; elle est écrite au journal.")]
 
 
 class Output:
@@ -42,17 +48,35 @@ class Output:
         self.fmt = fmt
         self.detail = detail
 
-    def render(self, result: Any) -> Callable[[], None]:
-        """Render now; return the printing step (called before the commit, see `output_first`)."""
+    def render(self, result: Any, notice: str | None = None) -> Callable[[], None]:
+        """Render now; return the printing step (called before the commit, see `output_first`),
+        which prints `notice` after the result."""
         if self.fmt == "texte" and sys.stdout.isatty():
             from jdr.render.text import styled
 
             lines = styled(result, self.detail)
-            return lambda: print_rich(lines)
+
+            def show() -> None:
+                print_rich(lines)
+                self.notice(notice)
+            return show
         from jdr.render import render
 
         text = render(result, self.fmt, self.detail)
-        return lambda: print_plain(text)
+
+        def plain() -> None:
+            print_plain(text)
+            self.notice(notice)
+        return plain
+
+    def notice(self, text: str | None) -> None:
+        """A line after the result (the MJ's override…): on stderr when stdout is JSON."""
+        if text is None:
+            return
+        if self.fmt == "json":
+            sys.stderr.write(text + "\n")
+        else:
+            print_plain(text)
 
 
 class OutputFailed(JdrError):

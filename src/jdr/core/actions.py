@@ -355,6 +355,8 @@ def execute(ws: Workspace, kind: str, params: Mapping[str, Any], source: DiceSou
     journal = journaled(kind)
     if kind == "regle" and _flag(params, "chances"):
         recording, journal = None, False
+    if journal and loaded and kind != "sante":
+        ws.admit(system, _turn_act(action, params, loaded))
     pending = prepare(system, "attack" if kind == "attack_odds" else action, run, recording,
                       dry_run)
     who = actor or (loaded[0].name if loaded else "MJ")
@@ -362,6 +364,12 @@ def execute(ws: Workspace, kind: str, params: Mapping[str, Any], source: DiceSou
     return Done(kind, system, pending,
                 lambda: record(pending, who, name, _plain(params), recording, visibility, author),
                 refs, journal and not dry_run)
+
+
+def _turn_act(action: str, params: Mapping[str, Any], loaded: list[Loaded[Any]]) -> Any:
+    from jdr.core.turns import TurnAct
+
+    return TurnAct(action, loaded[0].name, max(1, len(loaded) - 1), _flag(params, "complete"))
 
 
 def _roll(params: Mapping[str, Any], source: Recording | None, actor: str | None,

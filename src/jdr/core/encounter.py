@@ -21,6 +21,8 @@ class Combatant:
     acted: bool = False  # had its turn this round
     joined_round: int = 1
     data: dict[str, Any] = field(default_factory=dict)  # system-specific (turns since KO, ...)
+    spent: dict[str, int] = field(default_factory=dict)  # this turn, per kind (`core.turns`)
+    done: list[str] = field(default_factory=list)  # this turn's counted actions, in French
 
 
 @dataclass
@@ -65,11 +67,14 @@ class EncounterState:
         if current is not None:
             current.acted = True  # its turn has passed (a system reads waiting/incapacity itself)
         self.turn += 1
-        if self.turn >= len(self.order):
+        new_round = self.turn >= len(self.order)
+        if new_round:
             self.turn = 0
             self.round += 1
-            return True
-        return False
+        following = self.current
+        if following is not None:  # its turn begins: nothing of it is spent yet
+            following.spent, following.done = {}, []
+        return new_round
 
     def join(self, combatant: Combatant) -> None:
         """A newcomer takes its place by score (after equal scores already in the order)."""
@@ -88,6 +93,7 @@ class EncounterState:
     def leave(self, name: str) -> None:
         target = self.find(name)
         index = self.order.index(target)
+        was_current = target is self.current
         self.order.remove(target)
         if not self.order:
             self.ended = True
@@ -97,3 +103,6 @@ class EncounterState:
         if self.turn >= len(self.order):
             self.turn = 0
             self.round += 1
+        following = self.current
+        if was_current and following is not None:
+            following.spent, following.done = {}, []

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from jdr.core.french import Genre
     from jdr.core.results import Health, Line, Report, Result, SheetView
     from jdr.core.threshold import Ladder
+    from jdr.core.turns import Cost, TurnAct, TurnLimits
 
 S = TypeVar("S")
 
@@ -370,3 +371,17 @@ class GameSystem(Generic[S]):
     def round_start(self, request: TurnRequest[S], source: DiceSource) -> Outcome | None:
         """What the rules do when a new round begins (may reorder `request.encounter`)."""
         return None
+
+    # turns (`jdr.core.turns`): what a turn allows, and what each action costs of it
+    def turn_limits(self) -> TurnLimits:
+        """What one turn allows (by default one action per turn)."""
+        from jdr.core.turns import DEFAULT_LIMITS
+
+        return DEFAULT_LIMITS
+
+    def turn_cost(self, action: str, act: TurnAct) -> Cost | None:
+        """What `action` costs of its character's turn, or None when it is not bound to the
+        turn (by default only an attack: one action)."""
+        from jdr.core.turns import default_cost
+
+        return default_cost(action, act)

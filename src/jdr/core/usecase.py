@@ -226,9 +226,18 @@ class Workspace:
     """Where an action's sheets come from and go back to: loose YAML files, or a campaign."""
 
     journaled = False
+    force = False  # the MJ overrides the turn rules (`jdr.core.turns`), and it is journaled
 
     def open(self, refs: Sequence[str]) -> tuple[AnySystem, list[Loaded[Any]]]:
         raise NotImplementedError
+
+    def admit(self, system: AnySystem, act: Any) -> None:
+        """The turn rules (`jdr.core.turns.TurnAct`): loose files have no encounter."""
+
+    @property
+    def override(self) -> str | None:
+        """The MJ's override of the turn rules this action needed (journaled), if any."""
+        return None
 
     def commit(self, pending: Pending, rec: Record | None) -> int | None:
         raise NotImplementedError

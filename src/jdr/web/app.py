@@ -15,6 +15,12 @@ Routes (every one but the first two needs `Authorization: Bearer JETON`):
     POST   /api/tables/{id}/actions                    an action, as the CLI runs it
     POST   /api/tables/{id}/annuler                    (MJ) undo the last action
     GET    /api/tables/{id}/journal?depuis=N           the entries the caller may see
+    POST   /api/tables/{id}/messages                   a message, a whisper, inline rolls
+    POST   /api/tables/{id}/reveler/{seq}              (MJ) show a hidden roll to everyone
+    POST   /api/tables/{id}/demandes                   (MJ) ask a player for a check
+    GET    /api/tables/{id}/demandes                   the requests waiting for the caller
+    POST   /api/tables/{id}/demandes/{seq}/lancer      roll what was asked
+    GET    /api/tables/{id}/tour                       whose turn it is
     GET    /api/tables/{id}/seance                     séances, commitments, revealed seeds
     POST   /api/tables/{id}/seance/ouvrir|fermer       (MJ) verifiable dice: commit, then reveal
     POST   /api/tables/{id}/seance/contribution        a member's random contribution
@@ -30,7 +36,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from jdr.web import characters, errors, live, pages, play, seance, tables, visibility
+from jdr.web import characters, errors, live, pages, play, seance, tables, talk, visibility
 from jdr.web.errors import FrenchJSON
 from jdr.web.limits import ActionRate, Limits
 from jdr.web.origin import OriginGuard
@@ -65,6 +71,7 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool, origins: Se
     app.include_router(tables.router)
     app.include_router(characters.router)
     app.include_router(play.router)
+    app.include_router(talk.router)
     app.include_router(visibility.router)
     app.include_router(visibility.pages)
     seance.install(app)

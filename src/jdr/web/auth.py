@@ -8,6 +8,20 @@ Every route and the live channel go through `Server.authenticate`: an unknown or
 - `joueur`: the public journal and its own private entries; reads, acts with and edits only the
   characters given to it (`CharacterRow.player` = its name);
 - `spectateur`: the public journal, nothing else.
+
+Who sees a journal entry (`Caller.sight`), by its visibility (the roll mode) and its author:
+
+| visibilité | MJ | son auteur | un autre joueur, un spectateur |
+|---|---|---|---|
+| `public` | tout | tout | tout |
+| `prive` (moi et le MJ) | tout | tout | rien |
+| `aveugle` (le MJ seul) | tout | qu'il a lancé, sans dés ni résultat | rien |
+| `moi` (pour moi seul) | rien | tout | rien |
+| `mj` (secret du MJ) | tout | — | rien |
+| `chuchote` (à un joueur) | rien | tout | son destinataire seul : tout |
+
+A whisper to the MJ is a `prive` message. The MJ does not see whispers between players (as on
+Roll20), nor a roll « pour moi seul ».
 """
 
 from __future__ import annotations
@@ -26,7 +40,8 @@ if TYPE_CHECKING:
     from jdr.campaign.store import Campaign
 
 MJ, JOUEUR, SPECTATEUR = "mj", "joueur", "spectateur"
-VISIBILITIES = ("public", "mj", "prive")
+VISIBILITIES = ("public", "prive", "aveugle", "moi", "mj", "chuchote")
+FULL, MASKED = "tout", "masque"
 MAX_NAME = 200
 
 
@@ -80,13 +95,29 @@ class Caller:
     def may_read_character(self, player: str | None) -> bool:
         return self.is_mj or self.owns(player)
 
-    def may_see(self, visibility: str, owner: str | None) -> bool:
-        """Whether a journal entry (its visibility, its author) reaches this caller."""
-        if self.is_mj or visibility == "public":
-            return True
+    def is_named(self, name: str | None) -> bool:
+        return name is not None and normalize(name) == normalize(self.name)
+
+    def sight(self, visibility: str, owner: str | None, target: str | None = None) -> str | None:
+        """What of a journal entry reaches this caller: `FULL`, `MASKED` (a blind roll's roller:
+        that it rolled, not the dice nor the result) or None (nothing, not even that it exists)."""
+        if visibility == "public":
+            return FULL
+        if visibility in ("moi", "chuchote"):
+            mine = self.is_named(owner)  # member names are unique in a table
+            to_me = visibility == "chuchote" and self.is_named(target)
+            return FULL if mine or to_me else None
+        if self.is_mj:
+            return FULL
         if visibility == "prive":
-            return self.owns(owner)
-        return False
+            return FULL if self.owns(owner) else None
+        if visibility == "aveugle":
+            return MASKED if self.owns(owner) else None
+        return None
+
+    def may_see(self, visibility: str, owner: str | None, target: str | None = None) -> bool:
+        """Whether a journal entry (its visibility, its author) reaches this caller at all."""
+        return self.sight(visibility, owner, target) is not None
 
     def require_mj(self) -> None:
         if not self.is_mj:

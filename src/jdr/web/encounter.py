@@ -105,12 +105,12 @@ def _mine(caller: Caller) -> set[str]:
 
 @router.get("/tables/{id}/combat", response_class=HTMLResponse)
 def combat_page(id: TableId, request: Request) -> HTMLResponse:
-    from jdr.web.pages import journal_views
+    from jdr.web.pages import latest_views
 
     caller = caller_from_cookie(request, id)
-    entries = journal_views(caller)
+    entries, older = latest_views(caller)
     context = {**forms_data(caller), **page_context(request, caller, "combat")}
-    return render("combat.html", **context, entrees=entries,
+    return render("combat.html", **context, entrees=entries, plus_anciens=older,
                   dernier=entries[-1]["seq"] if entries else 0)
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
-from jdr.web.auth import Caller
+from jdr.web.auth import FULL, Caller
 from jdr.web.errors import ApiError
 from jdr.web.visibility import any_touches, caller_key, live_texts
 
@@ -50,6 +50,32 @@ def json_frame(data: dict[str, Any], caller: Caller) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
+BLIND_TEXT = "Jet aveugle : seul le MJ en voit les dés et le résultat."
+
+
+def masked(entry: Entry) -> dict[str, Any]:
+    """A blind roll as its roller sees it: that it rolled, not the dice nor the result."""
+    return {"seq": entry.seq, "at": entry.at.isoformat(), "actor": entry.actor,
+            "action": entry.action, "params": {}, "dice": [], "result": {"type": "masque"},
+            "text": BLIND_TEXT, "forum": BLIND_TEXT, "changes": [], "visibility": entry.visibility,
+            "author": entry.author, "undone_by": entry.undone_by, "undoes": entry.undoes,
+            "masked": True}
+
+
+def target_of(entry: Entry) -> str | None:
+    """The member a whisper is for (`params.a`)."""
+    target = entry.params.get("a") if entry.visibility == "chuchote" else None
+    return str(target) if target is not None else None
+
+
+def seen(caller: Caller, entry: Entry, owner: str | None) -> dict[str, Any] | None:
+    """The entry as this caller may see it (whole, masked), or None."""
+    sight = caller.sight(entry.visibility, owner, target_of(entry))
+    if sight is None:
+        return None
+    return entry.to_json() if sight == FULL else masked(entry)
+
+
 # ------------------------------------------------------------------ reading the database
 
 
@@ -58,7 +84,7 @@ def owners(tx: Any, entries: list[Entry]) -> list[tuple[Entry, str | None]]:
     out = []
     for entry in entries:
         owner = entry.author
-        if entry.undoes is not None and entry.visibility == "prive":
+        if entry.undoes is not None and entry.visibility in ("prive", "aveugle", "moi"):
             row = tx.entry_row(entry.undoes)
             owner = row.author if row is not None else None
         out.append((entry, owner))
@@ -190,7 +216,8 @@ class Hub:
             frames: dict[Frame, str] = {}
             for sub in self.subs:
                 caller = sub.caller
-                if caller.may_see(entry.visibility, owner):
+                sight = caller.sight(entry.visibility, owner, target_of(entry))
+                if sight == FULL:
                     special = batch.filtered.get((*caller_key(caller), entry.seq))
                     if special is not None:  # a fight this member sees otherwise (not shared)
                         text = special if sub.frame is json_frame else sub.frame(
@@ -201,6 +228,8 @@ class Hub:
                             shared = frames[sub.frame] = sub.frame(entry.to_json(), caller)
                         text = shared
                     sub.push(entry.seq, text)
+                elif sight is not None:  # a blind roll's roller: that it rolled, nothing more
+                    sub.push(entry.seq, sub.frame(masked(entry), caller))
 
 
 class Hubs:
@@ -353,13 +382,16 @@ async def _backlog(websocket: WebSocket, caller: Caller, since: int | None,
         filtered = {} if caller.is_mj or not any_touches(entries) else await run_in_threadpool(
             live_texts, caller.campaign, [caller], entries)
         for entry, owner in page:
-            if caller.may_see(entry.visibility, owner):
+            sight = caller.sight(entry.visibility, owner, target_of(entry))
+            if sight == FULL:
                 special = filtered.get((*caller_key(caller), entry.seq))
                 if special is not None and frame is json_frame:
                     await websocket.send_text(special)
                 else:
                     data = json.loads(special) if special is not None else entry.to_json()
                     await websocket.send_text(frame(data, caller))
+            elif sight is not None:  # a blind roll's roller: that it rolled, nothing more
+                await websocket.send_text(frame(masked(entry), caller))
             since = entry.seq
         if len(page) < PAGE:
             return since

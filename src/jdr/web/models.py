@@ -84,9 +84,42 @@ class Action(Body):
     params: dict[str, Any] = Field(default_factory=dict, json_schema_extra=PARAMS_SCHEMA,
                                    description="Arguments de la commande par leurs noms français "
                                                "(un schéma par type d'action).")
-    visibilite: Literal["public", "mj", "prive"] = Field(
-        default="public", description="public ; mj (jet secret) ; prive (l'auteur et le MJ).")
+    visibilite: Literal["public", "prive", "aveugle", "moi", "mj"] = Field(
+        default="public", description="Mode du jet : public ; prive (moi et le MJ) ; aveugle (le "
+        "MJ seul voit les dés et le résultat, l'auteur sait seulement qu'il a lancé) ; moi (pour "
+        "moi seul, sans changer de fiche) ; mj (secret du MJ, MJ seulement).")
+    derogation: bool = Field(default=False, description="MJ seulement : passer outre aux règles "
+                             "du tour (hors de son tour, action de trop) ; écrit au journal.")
     des: list[StrictInt] | None = Field(default=None, min_length=1, max_length=1000,
                                         description="Faces lancées à la main, dans l'ordre des règles.")
     graine: int | None = Field(default=None, ge=0, le=999_999_999,
                                description="Graine (MJ seulement) : jets reproductibles.")
+
+
+class Message(Body):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"texte": "J'ouvre la porte [[1d20+5]]"}, {"texte": "/me dégaine sa hache"},
+        {"texte": "/w Camille on la laisse passer ?"}, {"texte": "/w MJ je garde la clé"},
+    ]})
+
+    texte: str = Field(min_length=1, max_length=2000, description=(
+        "Le message : du texte, `/me texte` (une action du personnage), `/w NOM texte` (chuchoté "
+        "au MJ ou à un membre, `/w \"Nom composé\" texte`), `/r EXPRESSION` (un jet), et des jets "
+        "dans le texte : `[[1d20+5]]` (10 au plus)."))
+    des: list[StrictInt] | None = Field(default=None, min_length=1, max_length=1000,
+                                        description="Faces à la main pour les jets du message.")
+
+
+class RollRequest(Body):
+    personnage: str = Field(min_length=1, max_length=200, description="Le personnage qui lance.")
+    competence: str = Field(min_length=1, max_length=200, description="La compétence demandée.")
+    seuil: str | None = Field(default=None, min_length=1, max_length=40,
+                              description="Seuil (nombre ou nom de l'échelle).")
+    bonus: int | None = Field(default=None, ge=-1000, le=1000, description="Bonus du MJ.")
+    visibilite: Literal["public", "prive", "aveugle"] = Field(
+        default="public", description="Mode du jet demandé (et de la demande elle-même).")
+
+
+class Answer(Body):
+    des: list[StrictInt] | None = Field(default=None, min_length=1, max_length=1000,
+                                        description="Faces lancées à la main.")

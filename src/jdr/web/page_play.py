@@ -128,6 +128,7 @@ def action_of(form: dict[str, list[str]], kind: str | None = None,
     try:
         return Action.model_validate({
             "type": kind, "params": params, "visibilite": one(form, "visibilite", "public"),
+            "derogation": one(form, "derogation") == "oui",  # the MJ's override of the turn rules
             "des": hand_dice(one(form, "des")) if kind not in ("odds", "attack_odds") and not
             params.get("chances") else None})
     except ValidationError as exc:

@@ -55,10 +55,15 @@ ACTION_TEXT = {
     "initiative": "initiative", "duel": "duel", "session": "séance", "sante": "santé (MJ)",
     "annuler": "annulation", "combat:start": "début du combat", "combat:suivant": "tour suivant",
     "combat:rejoindre": "arrivée au combat", "combat:quitter": "départ du combat",
-    "combat:fin": "fin du combat",
+    "combat:fin": "fin du combat", "message": "message", "reveler": "révélation",
+    "demande": "demande de jet",
     "seance:ouverture": "ouverture de séance", "seance:contribution": "contribution aux dés",
     "seance:revelation": "graine révélée",
 }
+LATEST = 30  # entries a page shows at first; older ones come on demand
+SCAN = 2000  # rows read at most to find them (a page of mostly hidden entries stops there)
+MODE_TEXT = {"prive": "privé", "aveugle": "aveugle", "moi": "pour moi seul", "mj": "secret MJ",
+             "chuchote": "chuchoté"}
 Since = Annotated[int, Query(ge=0, le=MAX_ID)]
 MemberId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
 
@@ -90,13 +95,53 @@ def entry_view(entry: dict[str, Any]) -> dict[str, Any]:
             "groups": dice_groups(result), "forum": entry.get("forum", ""),
             "discord": forum_to_discord(str(entry.get("forum", ""))),
             "outcome": outcome, "critical": crit, "text": entry.get("text", ""),
-            "undone": entry.get("undone_by"), "at": str(entry.get("at", ""))[11:16]}
+            "undone": entry.get("undone_by"), "at": str(entry.get("at", ""))[11:16],
+            "undoes": entry.get("undoes"), "message": _message(entry),
+            "mode": MODE_TEXT.get(str(entry.get("visibility"))),
+            "revealed": (entry.get("params") or {}).get("revele"),
+            "reveals": (entry.get("params") or {}).get("seq") if action == "reveler" else None}
+
+
+def _message(entry: dict[str, Any]) -> dict[str, Any] | None:
+    """A message's parts (text, inline rolls) for its own rendering."""
+    result = entry.get("result") or {}
+    if entry.get("action") != "message" or result.get("type") != "message":
+        return None
+    return {"kind": result.get("kind"), "to": result.get("to"), "parts": result.get("parts", [])}
 
 
 def journal_views(caller: Any, since: int = 0) -> list[dict[str, Any]]:
     from jdr.web.play import journal
 
     return [entry_view(e) for e in journal(caller, since)][-SHOWN:]
+
+
+def latest_views(caller: Any, before: int | None = None) -> tuple[list[dict[str, Any]], int | None]:
+    """The last `LATEST` entries the caller may see (before seq `before`), oldest first, and
+    the seq to ask older ones from (None: there are none). Read newest first, a page at a time:
+    the cost does not grow with the journal."""
+    from jdr.web.live import owners, seen
+
+    found: list[dict[str, Any]] = []
+    cursor, scanned, more = before, 0, False
+    with caller.campaign.reading() as tx:
+        while not more:
+            size = LATEST * 5 // 4 if scanned == 0 else LATEST
+            page = tx.entries_before(cursor, size)
+            scanned += len(page)
+            for entry, owner in owners(tx, page):
+                if len(found) == LATEST:
+                    more = True  # an entry older than the ones shown
+                    break
+                shown = seen(caller, entry, owner)
+                cursor = entry.seq
+                if shown is not None:
+                    found.append(shown)
+            if len(page) < size:
+                break
+            more = more or scanned >= SCAN
+    views = [entry_view(e) for e in reversed(found)]
+    return views, (cursor if more and cursor is not None else None)
 
 
 # ------------------------------------------------------------------ home and entry
@@ -169,14 +214,22 @@ def table_page(id: TableId, request: Request) -> HTMLResponse:
     from jdr.web.page_play import roll_box
 
     caller = caller_from_cookie(request, id)
-    entries = journal_views(caller)
+    entries, older = latest_views(caller)
     return render("table.html", **page_context(request, caller, "table"), entrees=entries,
-                  dernier=entries[-1]["seq"] if entries else 0, jets=roll_box(caller))
+                  dernier=entries[-1]["seq"] if entries else 0, plus_anciens=older,
+                  jets=roll_box(caller))
 
 
 @router.get("/tables/{id}/f/journal", response_class=HTMLResponse)
-def journal_fragment(id: TableId, request: Request, depuis: Since = 0) -> HTMLResponse:
+def journal_fragment(id: TableId, request: Request, depuis: Since = 0,
+                     avant: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None) -> HTMLResponse:
+    """The entries after `depuis` (the live refresh), or, with `avant`, the `LATEST` ones before
+    it (older on demand; the list ends with the seq to ask next, `data-avant`)."""
     caller = caller_from_cookie(request, id)
+    if avant is not None:
+        entries, older = latest_views(caller, avant)
+        return render("_journal.html", entrees=entries, caller=caller, plus_anciens=older,
+                      fragment_ancien=True)
     return render("_journal.html", entrees=journal_views(caller, depuis), caller=caller)
 
 
@@ -263,7 +316,7 @@ async def _jdr_error(request: Request, exc: Exception) -> Response:
 
 def install(app: FastAPI) -> None:
     """The pages' routers, their static files, and HTML errors outside `/api`."""
-    from jdr.web import encounter, page_dice, page_live, page_play, page_sheetform, page_sheets
+    from jdr.web import encounter, page_dice, page_live, page_play, page_sheetform, page_sheets, page_talk
 
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(JdrError, _jdr_error)
@@ -271,6 +324,7 @@ def install(app: FastAPI) -> None:
     app.include_router(router)
     app.include_router(page_play.router)
     app.include_router(page_sheetform.router)
+    app.include_router(page_talk.router)
     app.include_router(page_sheets.router)
     app.include_router(encounter.router)
     app.include_router(page_dice.router)

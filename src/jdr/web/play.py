@@ -8,6 +8,7 @@ transaction; the local hub is woken once it is committed. Odds, sheet views and 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -17,7 +18,7 @@ from jdr.web.auth import Caller
 from jdr.web.characters import find, readable
 from jdr.web.deps import CallerDep, ServerDep
 from jdr.web.errors import ApiError
-from jdr.web.live import PAGE, owners
+from jdr.web.live import PAGE, owners, seen
 from jdr.web.models import MAX_ID, Action
 from jdr.web.state import Server
 from jdr.web.visibility import entries_for
@@ -47,6 +48,8 @@ def check_rights(caller: Caller, tx: Any, body: Action) -> None:
         return
     if body.visibilite == "mj":
         raise ApiError(403, "seul le MJ fait des jets secrets (visibilite « mj »)")
+    if body.derogation:
+        raise ApiError(403, "seul le MJ déroge aux règles du tour (derogation)")
     if body.graine is not None:
         raise ApiError(403, "seul le MJ fixe la graine des dés")
     check_params(body.type, body.params)
@@ -64,7 +67,9 @@ def _unjournaled(done: Any) -> dict[str, Any]:
             "changes": [], "visibility": rec.visibility, "author": rec.author}
 
 
-def run_action(server: Server, caller: Caller, body: Action) -> dict[str, Any]:
+def run_action(server: Server, caller: Caller, body: Action,
+               after: Callable[[Any, int], None] | None = None) -> dict[str, Any]:
+    """One action in one transaction; `after(tx, seq)` runs in it once the entry is written."""
     from jdr.campaign.workspace import CampaignWorkspace
     from jdr.core.actions import commit, execute, journaled
 
@@ -77,16 +82,23 @@ def run_action(server: Server, caller: Caller, body: Action) -> dict[str, Any]:
             from jdr.campaign.seance import reason_of, use_seance
 
             source = use_seance(tx, source, reason_of(body.graine, body.des))
-        ws = CampaignWorkspace(tx)
+        ws = CampaignWorkspace(tx, force=body.derogation)
         done = execute(ws, body.type, body.params, source, actor=caller.name if body.type == "roll"
                        else None, visibility=body.visibilite, author=caller.name,
                        system=campaign.system)
         if not done.journal:
             return _unjournaled(done)
+        if body.visibilite == "moi" and (done.rec.changes or ws.turn is not None):
+            raise ApiError(422, "visibilite « moi » (pour moi seul) : cette action change une fiche "
+                                "ou compte dans le tour, le MJ doit la voir (prive ou aveugle)")
         seq = commit(ws, done)
         assert seq is not None
+        if after is not None:
+            after(tx, seq)
         (entry,) = tx.entries(since=seq - 1, limit=1)
-        return entry.to_json()
+        shown = seen(caller, entry, entry.author)  # a blind roll's roller gets it masked
+        assert shown is not None
+        return shown
 
 
 @router.post("/actions", summary="Une action (roll, check, odds, attack, xp, …) comme en ligne de commande")
@@ -127,8 +139,9 @@ def journal(caller: CallerDep, depuis: Since = 0) -> list[dict[str, Any]]:
         while len(out) < MAX_JOURNAL:
             page = owners(tx, tx.entries(since=depuis, limit=PAGE))
             for entry, owner in page:
-                if caller.may_see(entry.visibility, owner) and len(out) < MAX_JOURNAL:
-                    out.append(entry.to_json())
+                shown = seen(caller, entry, owner)
+                if shown is not None and len(out) < MAX_JOURNAL:
+                    out.append(shown)
             if len(page) < PAGE:
                 break
             depuis = page[-1][0].seq

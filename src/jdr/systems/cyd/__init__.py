@@ -37,6 +37,7 @@ from jdr.core.system import (
     RuleRequest,
     SystemHelp,
 )
+from jdr.core.turns import Cost, TurnAct, TurnLimits
 from jdr.dice.source import DiceSource
 from jdr.systems.cyd import etat
 from jdr.systems.cyd.config import ACTIONS, DEFAULT, CydConfig
@@ -125,6 +126,14 @@ class CydSystem(GameSystem[CydSheet]):
 
     def state(self, sheet: Loaded[CydSheet]) -> str:
         return etat.state(sheet.model)
+
+    def turn_limits(self) -> TurnLimits:
+        """R003.21: the kit has no combat rules; a game turn is 6 seconds (R003.23)."""
+        return TurnLimits({}, "le kit ne limite pas les actions d'un tour", "R003.21", "R003.23")
+
+    def turn_cost(self, action: str, act: TurnAct) -> Cost | None:
+        """No combat rules (R003.21): no action is counted against the turn."""
+        return None
 
     def incapacity(self, sheet: Loaded[CydSheet]) -> Line | None:
         return etat.incapacity(sheet.model)

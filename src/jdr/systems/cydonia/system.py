@@ -22,6 +22,7 @@ from jdr.core.system import (
     XpRequest,
 )
 from jdr.core.threshold import parse_threshold
+from jdr.core.turns import Cost, TurnAct, TurnLimits
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
@@ -233,6 +234,16 @@ class Cydonia(GameSystem[CydoniaSheet]):
         from jdr.systems.cydonia.turns import turn_start
 
         return turn_start(request, source)
+
+    def turn_limits(self) -> TurnLimits:
+        from jdr.systems.cydonia.turns import LIMITS
+
+        return LIMITS
+
+    def turn_cost(self, action: str, act: TurnAct) -> Cost | None:
+        from jdr.systems.cydonia.turns import turn_cost
+
+        return turn_cost(action, act)
 
     # ------------------------------------------------------------------ the rules' own actions
 

@@ -13,6 +13,7 @@ from typing import Any
 from jdr.core.french import accord, de, loses_turn, state_label
 from jdr.core.results import Line, Notes, Report, Result
 from jdr.core.system import Loaded, Outcome, SheetChange, TurnRequest
+from jdr.core.turns import Cost, TurnAct, TurnLimits
 from jdr.dice.source import DiceSource
 from jdr.systems.cydonia.checks import Character
 from jdr.systems.cydonia.combat import updated
@@ -122,3 +123,23 @@ def _own(sheet: Loaded[CydoniaSheet], data: dict[str, Any], source: DiceSource
             updates += more
             c = updated(c, more)
     return parts, updates
+
+
+# ------------------------------------------------------------------ what a turn allows
+
+LIMITS = TurnLimits({"action": 1}, "une action par tour, le Kravkar enchaînant les siennes dans "
+                    "la même action", "R000.22", "R000.21")
+TURN_BOUND: dict[str, Cost] = {
+    "attack": Cost("action", "une attaque", "R000.22"),
+    "kravkar": Cost("action", "le Kravkar", "R000.42"),
+    "charge": Cost("action", "une charge", "R000.39"),
+    "concentration": Cost("action", "la concentration", "R000.36", declaration=True),
+    "elan": Cost("action", "l'élan", "R000.39", declaration=True),
+}
+
+
+def turn_cost(action: str, act: TurnAct) -> Cost | None:
+    """R000.22: combat follows the action rules, one action per turn; R000.42: the Kravkar's
+    chained actions are one action of the turn; R000.36 and R000.39: concentrating and gathering
+    momentum fill the turn (so count once per turn)."""
+    return TURN_BOUND.get(action)

@@ -21,6 +21,7 @@ from jdr.core.system import (
     TurnRequest,
     XpRequest,
 )
+from jdr.core.turns import Cost, TurnAct, TurnLimits
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
@@ -228,6 +229,16 @@ class Dd35System(GameSystem[Sheet]):
         found = ("surpris (pris au dépourvu)" if etat.surpris else "",
                  "attend (n'agit pas ce round)" if etat.attend else "")
         return tuple(f for f in found if f)
+
+    def turn_limits(self) -> TurnLimits:
+        from jdr.systems.dd35.turn import LIMITS
+
+        return LIMITS
+
+    def turn_cost(self, action: str, act: TurnAct) -> Cost | None:
+        from jdr.systems.dd35.turn import turn_cost
+
+        return turn_cost(action, act)
 
     def turn_start(self, request: TurnRequest[Sheet], source: DiceSource) -> Outcome | None:
         """Remembers, for the end of the round (R002.13), that this character's turn began and

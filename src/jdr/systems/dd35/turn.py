@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from jdr.core.turns import Cost, TurnAct, TurnLimits
 from jdr.errors import RuleError
 from jdr.names import normalize
 from jdr.systems.dd35.tables import MOVE_SQUARE_METRES
@@ -169,3 +170,32 @@ def check_declared_manoeuvre(declared: str, targets: int, attacks: int) -> None:
 def pas_de_placement_distance() -> tuple[float, int]:
     """E002.07: a Pas de Placement moves 1.5 m, one square."""
     return MOVE_SQUARE_METRES, 1
+
+
+# ------------------------------------------------------------------ what a turn allows (core.turns)
+
+LIMITS = TurnLimits(
+    {"mouvement": 1, "simple": 1, "complexe": 1, "tour": 1},
+    "une Action Mouvement et une Action Simple, ou une Action Complexe, par tour", "R002.14",
+    "R002.13",
+    {"complexe": frozenset({"mouvement", "simple", "complexe", "tour"}),
+     "simple": frozenset({"complexe", "tour"}), "mouvement": frozenset({"complexe", "tour"}),
+     "tour": frozenset({"mouvement", "simple", "complexe", "tour"})})
+
+
+def turn_cost(action: str, act: TurnAct) -> Cost | None:
+    """R002.14, A002.20: one attack is an Action Simple, a full attack (every iterative) an
+    Action Complexe; R002.15: a manoeuvre against several opponents becomes Complexe; attendre
+    (R002.13, A002.04) is the whole turn not played."""
+    if action == "attack":
+        if act.full:
+            return Cost("complexe", "une attaque complète (Action Complexe)", "A002.20")
+        return Cost("simple", "une attaque (Action Simple)", "A002.20")
+    if action == "manoeuvre":
+        if act.targets > 1:
+            return Cost("complexe", "une manœuvre contre plusieurs adversaires (Action Complexe)",
+                        "R002.15")
+        return Cost("simple", "une manœuvre (Action Simple)", "R002.15")
+    if action == "attendre":
+        return Cost("tour", "attendre", "A002.04", declaration=True)
+    return None

@@ -22,6 +22,7 @@ from jdr.core.system import (
     TurnRequest,
 )
 from jdr.core.threshold import parse_threshold
+from jdr.core.turns import TurnLimits
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
@@ -100,6 +101,12 @@ class FelinsSystem(GameSystem[Cat]):
 
     def conditions(self, sheet: Loaded[Cat]) -> tuple[str, ...]:
         return states.conditions(sheet.model)
+
+    def turn_limits(self) -> TurnLimits:
+        """R004.23: combat is a normal action, one attack per turn in the initiative order
+        (R004.29); the immediate reaction of a cat hit (R004.30) is the MJ's override."""
+        return TurnLimits({"action": 1}, "une attaque par tour (la riposte immédiate, R004.30, "
+                          "passe par le MJ)", "R004.23", "R004.29")
 
     def turn_start(self, request: TurnRequest[Cat], source: DiceSource) -> Outcome | None:
         """R004.32 an unconscious cat's turn: its 3d10 × 5 minutes (A004.30)."""

@@ -35,6 +35,7 @@ from jdr.core.system import (
     SystemHelp,
     XpRequest,
 )
+from jdr.core.turns import TurnLimits
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.systems.maitrise import combat, demo, progression, surprise
@@ -220,10 +221,17 @@ class MaitriseSystem(GameSystem[Character]):
         leaves no check (reaction, resistance) to a character at 0 pv."""
         return sheet.model.incapacity()
 
+    def turn_limits(self) -> TurnLimits:
+        """One attack per turn; the second one of a Rapidité critical (R001.18, A001.10) is the
+        MJ's to allow (override)."""
+        return LIMITS
+
     def health(self, sheet: Loaded[Character]) -> Health | None:
         """A001.12: the sheet's `pv` (or Constitution, if so configured)."""
         hp = sheet.model.max_hit_points()
         return None if hp is None else Health("pv", hp[1], hp[1], hp[0])
 
 
+LIMITS = TurnLimits({"action": 1}, "une attaque par tour (la seconde vient d'une Rapidité, "
+                    "R001.18)", "R001.18", "R001.24")
 SYSTEM = MaitriseSystem()
