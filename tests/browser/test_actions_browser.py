@@ -175,6 +175,7 @@ def test_example_system_in_the_pages(browser: Any, server: str) -> None:
     choose(mj, "#defenseur", "Adversaire")
     expect(mj.locator("#attaque-chances .pourcent")).to_contain_text("58,3 %")
     mj.fill("#attaque-des", "6, 3, 4")
+    mj.check("#derogation")  # it is Adversaire's turn: the MJ overrides the turn rule (issue 17)
     mj.click("#attaque button[type=submit]")
     row = mj.locator("#combat tr[data-nom='Adversaire'] .pv-texte")
     expect(row).to_have_text("PV 2/10")

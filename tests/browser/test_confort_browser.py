@@ -85,7 +85,8 @@ def test_genre_elision_contrast_and_screenshots(browser: Any, server: str) -> No
     entry = mj.locator("#journal li.entree", has_text="elle perd ce tour").last
     expect(entry).to_contain_text("Camille est assommée : elle perd ce tour")
     expect(entry.locator("button[data-copier]")).to_have_count(2)
-    mj.check("input[name=mode][value=libre]")
+    mj.select_option("#type", "roll")  # the roll box: free notation
+    expect(mj.locator("#expression")).to_be_visible()
     mj.fill("#expression", "4d6kh3")
     mj.fill("#des", "2, 4, 3, 4")
     mj.click("#jets button[type=submit]")

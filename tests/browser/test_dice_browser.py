@@ -10,7 +10,8 @@ from playwright.sync_api import expect
 
 def test_free_expression_odds_as_you_type(browser: Any, site: Site) -> None:
     player = enter(browser, site, site.player)
-    player.check("input[name=mode][value=libre]")
+    player.select_option("#type", "roll")  # the roll box: free notation
+    expect(player.locator("#expression")).to_be_visible()
     player.locator("#expression").press_sequentially("1d20+5>=15")
     zone = player.locator("#chances-des")
     expect(zone.locator(".pourcent")).to_contain_text("55,0 %")

@@ -77,14 +77,14 @@ def test_four_attacks_from_another_origin_refused_own_pages_do_all_four(
 
     mj.goto(foreign)
     before = state(site)
-    mj.evaluate(POST, [f"{base}/f/combat/sante", "personnage=Gobelin&valeur=-5"])
-    mj.evaluate(POST, [f"{base}/f/jet", "mode=libre&expression=1d6&visibilite=public"])
+    mj.evaluate(POST, [f"{base}/f/jet", "type=sante&personnage=Gobelin&valeur=-5"])
+    mj.evaluate(POST, [f"{base}/f/jet", "type=roll&expression=1d6&visibilite=public"])
     mj.evaluate(POST, [f"{base}/membres/{lise}/revoquer", ""])
     read = mj.evaluate(READ_LIVE, live)
     assert state(site) == before
     assert read == {"opened": False, "got": []}
     # a plain form sent from there (a top-level navigation) gets the French refusal
-    mj.set_content(f'<form method="post" action="{base}/f/jet"><input name="mode" value="libre">'
+    mj.set_content(f'<form method="post" action="{base}/f/jet"><input name="type" value="roll">'
                    '<input name="expression" value="1d6"><button>go</button></form>')
     mj.click("button")
     expect(mj.locator("body")).to_contain_text("ne vient pas des pages de cette table")
@@ -93,14 +93,15 @@ def test_four_attacks_from_another_origin_refused_own_pages_do_all_four(
     # the table's own pages: the same four
     mj.goto(base)
     expect(mj.locator("#direct")).to_have_text("en direct")
-    mj.check("input[name=mode][value=libre]")
+    mj.select_option("#type", "roll")  # the roll box: free notation
+    expect(mj.locator("#expression")).to_be_visible()
     mj.fill("#expression", "2d6")
     mj.click("#jets button[type=submit]")
     expect(mj.locator("#jet-resultat .ok")).to_be_visible()
     expect(mj.locator("#journal li.entree").last).to_contain_text("2d6")  # came by the channel
     status = mj.evaluate("""async (url) => (await fetch(url, {method: 'POST',
         headers: {'Content-Type': 'application/x-www-form-urlencoded', 'X-JDR-CSRF': window.jdrCsrf},
-        body: 'personnage=Gobelin&valeur=-5'})).status""", f"{base}/f/combat/sante")
+        body: 'type=sante&personnage=Gobelin&valeur=-5'})).status""", f"{base}/f/jet")
     assert status == 200
     own = mj.evaluate(READ_LIVE, live)
     assert own["opened"] and any("3d7" in m for m in own["got"])

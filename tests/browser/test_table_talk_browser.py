@@ -55,7 +55,9 @@ def test_whisper_and_blind_roll_reach_only_who_may_see_them(browser: Any, site: 
     assert "la forge" not in _html(mj, site)        # the MJ does not see players' whispers
     assert "une ombre" not in _html(paul, site)
 
-    lise.check("input[name=mode][value=libre]")
+    lise.select_option("#type", "roll")  # the roll box: free notation
+
+    expect(lise.locator("#expression")).to_be_visible()
     lise.fill("#expression", "1d20+7")
     lise.fill("#des", "13")
     lise.select_option("#visibilite", "aveugle")
@@ -107,7 +109,9 @@ def test_turns_notices_and_roll_requests(browser: Any, site: Site) -> None:
     paul.select_option("#defenseur", "Gobelin")
     paul.click("#attaque button[type=submit]")
     expect(paul.locator("#journal li.entree").last).to_contain_text("Elfe B attaque")
-    expect(paul.locator("#combat-message .ok")).to_have_count(0)  # the panel is redrawn
+    expect(paul.locator("#combat-message .ok")).to_be_visible()  # a result stays until dismissed
+    paul.click("#combat-message button.fermer")
+    expect(paul.locator("#combat-message .ok")).to_have_count(0)
     paul.select_option("#defenseur", "Gobelin")  # the panel was refreshed by the journal
     paul.click("#attaque button[type=submit]")
     expect(paul.locator("#combat-message .erreur")).to_contain_text(

@@ -90,8 +90,12 @@ def roll_box(caller: Caller) -> dict[str, Any]:
     first = _defaults("check", form, {})
     if first:
         form = action_form(caller, "check", first)
+    everyone: list[str] = []
+    if caller.is_mj:  # the MJ's « demande de jet » names any character
+        with caller.campaign.reading() as tx:
+            everyone = [c.name for c in tx.characters()]
     return {"peut": True, "types": box_types(caller), "type": "check", "formulaire": form,
-            "secret": caller.is_mj}
+            "secret": caller.is_mj, "tous": everyone}
 
 
 def hand_dice(text: str) -> list[int] | None:

@@ -185,7 +185,9 @@ class Server:
             if row is None or row.campaign_id != table_id or row.role != MJ or row.revoked:
                 raise ApiError(404, f"table n° {table_id} introuvable (ou sans MJ)")
             row.token_hash = digest
-            return token, member_json(row)
+            out, renewed = member_json(row), row.id
+        self._forget(renewed)  # after the commit: the old token is refused at once here too
+        return token, out
 
     def members(self, caller: Caller) -> list[dict[str, Any]]:
         from sqlalchemy import select

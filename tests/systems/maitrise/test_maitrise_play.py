@@ -244,9 +244,10 @@ def campaign(tmp_path: Path) -> Iterator[Campaign]:
     made.dispose()
 
 
-def act(campaign: Campaign, kind: str, params: dict[str, Any], *faces: int) -> Any:
+def act(campaign: Campaign, kind: str, params: dict[str, Any], *faces: int, force: bool = False
+        ) -> Any:
     with campaign.transaction() as tx:
-        ws = CampaignWorkspace(tx)
+        ws = CampaignWorkspace(tx, force=force)  # force: the MJ's override of the turn rules
         done = execute(ws, kind, params, FixedSource(faces))
         commit(ws, done)
         return done.result
@@ -259,8 +260,8 @@ def test_D_001_30_encounter_passes_the_fallen_and_keeps_the_mj_s_death(campaign:
     assert [r.name for r in view.order] == ["Bretteuse", "Garde", "Guetteur"]  # A001.25
     hit = act(campaign, "attack", {"attaquant": "Bretteuse", "defenseur": "Garde",
                                    "defense": "aucune"}, 12, 6)  # 6 + 11 = 17
-    hit = act(campaign, "attack", {"attaquant": "Bretteuse", "defenseur": "Garde",
-                                   "defense": "aucune"}, 12, 6)
+    hit = act(campaign, "attack", {"attaquant": "Bretteuse", "defenseur": "Garde",  # a second
+                                   "defense": "aucune"}, 12, 6, force=True)  # blow: the MJ's override
     assert hit.state.after == "hors_de_combat" and hit.health.after == 0
     with campaign.transaction() as tx:
         view, _ = encounter.next_turn(tx, FixedSource([]))
