@@ -41,7 +41,7 @@ LEAVES = _leaves(ROOT, [])
 SYSTEM_IDS = available()
 GOOD = 3 + len(SYSTEM_IDS)
 # `jdr serve` runs until it is stopped: the server has its own tests (tests/web).
-COMMANDS = sorted(k for k in LEAVES if k != ("serve",))
+COMMANDS = sorted(k for k in LEAVES if k not in {("serve",), ("servir",)})  # `servir` (alias `serve`)
 OPTIONS = sorted({o for c in commands(ROOT) for p in c.params for o in p.opts if o.startswith("-")}
                  | {"--help", "--version", "--x", "-z", "--opt=", "--"})
 
