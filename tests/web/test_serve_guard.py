@@ -26,7 +26,7 @@ def test_second_server_on_one_file_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "table.db")
     first = Server(db, None, True)
     try:
-        with pytest.raises(CampaignError, match="déjà servie par un autre jdr serve"):
+        with pytest.raises(CampaignError, match="déjà servie par un autre jdr servir"):
             Server(db, None, True)
     finally:
         first.dispose()
