@@ -44,7 +44,7 @@ async def test_dice_odds_api_and_fragment(tmp_path: Path) -> None:
         assert r.status_code == 200 and "<b>55,0 %</b>" in r.text and "moyenne <b>15,50</b>" in r.text
         r = await client.post(fragment, data={"expression": "1d6!!!"})
         assert "une seule explosion" in r.text
-        page = await client.get(f"/tables/{table}")
-        assert f'hx-post="/tables/{table}/f/chances-des"' in page.text
+        page = await client.post(f"/tables/{table}/f/formulaire", data={"type": "roll"})  # the roll box's
+        assert f'hx-post="/tables/{table}/f/chances-des"' in page.text  # free-notation form (issue 15)
         assert 'hx-trigger="keyup changed delay:300ms"' in page.text
     app.state.server.dispose()

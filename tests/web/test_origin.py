@@ -25,7 +25,7 @@ async def test_cookie_requests_need_own_origin_and_token(tmp_path: object) -> No
         await add_character(client, table, table.mj, GOBELIN_YAML)
         client.cookies.set(f"jdr_{table.id}", table.mj)
         url = f"/tables/{table.id}/f/jet"
-        form = {"mode": "libre", "expression": "1d6"}
+        form = {"type": "roll", "expression": "1d6"}  # the declared roll box (issue 15)
         token = {"X-JDR-CSRF": csrf_token(table.mj)}
         cases = [
             ({"Origin": "http://127.0.0.1:9999", **token}, 403,
@@ -35,8 +35,8 @@ async def test_cookie_requests_need_own_origin_and_token(tmp_path: object) -> No
             ({"Sec-Fetch-Site": "cross-site", "Origin": "http://jdr.test", **token}, 403, FOREIGN),
             ({"Origin": "http://jdr.test"}, 403, "jeton de formulaire absent ou périmé"),
             ({"Origin": "http://jdr.test", "X-JDR-CSRF": csrf_token("autre")}, 403, "périmé"),
-            ({"Origin": "http://jdr.test", "Sec-Fetch-Site": "same-origin", **token}, 200, "Jet n° 1"),
-            ({"HX-Request": "true", **token}, 200, "Jet n° 2"),
+            ({"Origin": "http://jdr.test", "Sec-Fetch-Site": "same-origin", **token}, 200, "N° 1 :"),
+            ({"HX-Request": "true", **token}, 200, "N° 2 :"),
         ]
         for headers, status, text in cases:
             r = await client.post(url, data=form, headers=headers)
@@ -44,7 +44,7 @@ async def test_cookie_requests_need_own_origin_and_token(tmp_path: object) -> No
             assert "text/html" in r.headers["content-type"]
         # a plain form: the token as the `_csrf` field; the refusal is a French page
         r = await client.post(url, data={**form, "_csrf": csrf_token(table.mj)})
-        assert r.status_code == 200 and "Jet n° 3" in r.text
+        assert r.status_code == 200 and "N° 3 :" in r.text
         r = await client.post(url, data={**form, "_csrf": "faux"})
         assert r.status_code == 403 and "<h1>Refusé</h1>" in r.text
         # the page's own token is in its <meta>, reads need none
@@ -73,7 +73,7 @@ async def test_reverse_proxy_origins(tmp_path: object) -> None:
         client.cookies.set(f"jdr_{table.id}", table.mj)
         token = {"X-JDR-CSRF": csrf_token(table.mj)}
         url = f"/tables/{table.id}/f/jet"
-        form = {"mode": "libre", "expression": "1d6"}
+        form = {"type": "roll", "expression": "1d6"}  # the declared roll box (issue 15)
         r = await client.post(url, data=form, headers={"Origin": "https://Table.Exemple.org:443",
                                                         **token})
         assert r.status_code == 200

@@ -65,7 +65,7 @@ def test_backup_while_serving_restores_the_same_journal(tmp_path: Path,
         saved = ok("campagne", "sauvegarde", "--sortie", "copie.sauvegarde", "--json").json()
         journal = ok("journal", "--json").json()
         refused = cli("campagne", "restaurer", "copie.sauvegarde")
-        assert refused.code == 2 and "servie par jdr serve" in refused.err
+        assert refused.code == 2 and "servie par jdr servir" in refused.err
         assert live.process.poll() is None
     assert saved["entries"] == len(journal) == 4
     os.mkdir(tmp_path / "ailleurs")

@@ -140,6 +140,9 @@ def latest_views(caller: Any, before: int | None = None) -> tuple[list[dict[str,
             if len(page) < size:
                 break
             more = more or scanned >= SCAN
+        from jdr.web.visibility import entries_for
+
+        found = entries_for(caller, tx, found)  # a fight's values hidden as the table decides
     views = [entry_view(e) for e in reversed(found)]
     return views, (cursor if more and cursor is not None else None)
 
