@@ -265,7 +265,9 @@ class Binary(Node):
         return (self.left, self.right)
 
 
-class Group(Node):
+class _Wrapper(Node):
+    """A node that computes as its inner node and only changes how it is shown."""
+
     __slots__ = ("inner",)
 
     def __init__(self, inner: Node) -> None:
@@ -283,39 +285,28 @@ class Group(Node):
     def exact_dist(self, octx: OddsContext) -> Dist | _XDist:
         return self.inner.exact_dist(octx)
 
+    def children(self) -> tuple[Node, ...]:
+        return (self.inner,)
+
+
+class Group(_Wrapper):
+    __slots__ = ()
+
     def render(self, records: Records) -> str:
         return f"({self.inner.render(records)})"
 
-    def children(self) -> tuple[Node, ...]:
-        return (self.inner,)
 
-
-class Labeled(Node):
+class Labeled(_Wrapper):
     """A term with a Roll20 label: `1d20[feu]` (shown, not computed)."""
 
-    __slots__ = ("inner", "label")
+    __slots__ = ("label",)
 
     def __init__(self, inner: Node, label: str) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.label = label
-
-    def evaluate(self, ctx: _Context) -> int:
-        return self.inner.evaluate(ctx)
-
-    def exact(self, ctx: _Context) -> Exact:
-        return self.inner.exact(ctx)
-
-    def dist(self, octx: OddsContext) -> Dist:
-        return self.inner.dist(octx)
-
-    def exact_dist(self, octx: OddsContext) -> Dist | _XDist:
-        return self.inner.exact_dist(octx)
 
     def render(self, records: Records) -> str:
         return f"{self.inner.render(records)} ({clean(self.label)})"
-
-    def children(self) -> tuple[Node, ...]:
-        return (self.inner,)
 
 
 def _round(x: Exact) -> int:
