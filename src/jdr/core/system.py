@@ -41,6 +41,11 @@ class Loaded(Generic[S]):
         """`f`, `m` or None (neutral wording): the sheet's optional `genre` (docs/fiches.md)."""
         from jdr.core.french import parse_genre
 
+        if hasattr(self.model, "genre"):  # read from the typed model: the YAML is not parsed again
+            try:
+                return parse_genre(self.model.genre)
+            except ValueError:
+                return None
         data = self.doc.data
         value = SheetChange.doc_get(data, "genre") if isinstance(data, Mapping) else None
         try:
@@ -225,6 +230,8 @@ class GameSystem(Generic[S]):
     seed: str = ""
     actions: Mapping[str, ActionSpec] = {}
     ladder: Ladder | None = None
+    # every state `state` may give (`jdr.core.french.STATES` words them, agreed by genre)
+    states: tuple[str, ...] = ("debout",)
 
     def _unsupported(self, what: str) -> RuleError:
         return RuleError(f"le système « {self.id} » ne prend pas en charge {what}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import ContestResult
-from jdr.core.french import accord, de, state_label
+from jdr.core.french import accord, de
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import (
     AttackReport,
@@ -58,7 +58,6 @@ from jdr.systems.maitrise.tables import (
     INCOMPETENT_DAMAGE,
     SPEED_MARGIN,
     STANDING,
-    STATE_WORDS,
     modifier,
 )
 
@@ -267,8 +266,8 @@ def _state_notes(defender: Character, state: StateChange) -> list[Line]:
         return [Line(f"{defender.name} tombe à 0 pv : hors de combat ; sa mort est la "
                      "décision du MJ (--opt mort=oui)", "D-001.30")]
     if state.after == DEAD:
-        return [Line(f"{defender.name} meurt : le MJ l'a décidé (noté sur la fiche, "
-                     "etat.mort)", "D-001.30")]
+        return [Line(f"{defender.name} meurt : le MJ l'a décidé (c'est noté sur la fiche)",
+                     "D-001.30")]
     return []
 
 
@@ -350,7 +349,7 @@ def _context_notes(plan: AttackPlan, request: AttackRequest[Character], attack: 
     """Notes on the exchange itself: states, a failed attack, a dodge against a critical."""
     notes: list[Line] = []
     if not plan.defender.can_act():
-        word = STATE_WORDS[plan.defender.state()]
+        word = plan.defender.state_words()
         notes.append(Line(f"{plan.defender.name} est {word} : aucune défense", "D-ALL.02"))
     if attack.critical == "failure":
         notes.append(Line("échec critique : l'attaque échoue", "A001.08"))
@@ -398,20 +397,13 @@ def attack(request: AttackRequest[Character], source: DiceSource, config: Maitri
 INITIATIVE = OrderRule(rolloff_sides=DIE, rule="A001.25", score_label="initiative")
 
 
-def _state_words(c: Character) -> str:
-    """D-001.30 the state in words, agreed (« morte (décision du MJ) »)."""
-    if c.state() == DEAD:
-        return f"{state_label('mort', c.genre)} (décision du MJ)"
-    return STATE_WORDS[c.state()]
-
-
 def initiative(sheets: tuple[Loaded[Character], ...], source: DiceSource) -> Order:
     """R001.24 / A001.25: order by Adresse, highest first; ties broken by d20 roll-offs (re-rolled while
     still tied), dice rolled in the order the sheets were given (`core.initiative.order`)."""
     chars = [s.model for s in sheets]
     ranked = order([Entrant(c.name, c.characteristic("adresse")) for c in chars], INITIATIVE,
                    source)
-    down = tuple(Line(f"{c.name} est {_state_words(c)} : "
+    down = tuple(Line(f"{c.name} est {c.state_words()} : "
                       + accord(c.genre, "il ne joue pas", "elle ne joue pas", "pas de tour"), "D-ALL.02")
                  for c in chars if not c.can_act())
     return replace(ranked, notes=down) if down else ranked
