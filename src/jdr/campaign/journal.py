@@ -133,6 +133,9 @@ def undo(tx: Tx, author: str = "MJ") -> Entry:
     row = tx.last_undoable()
     if row is None:
         raise RuleError("rien à annuler : le journal n'a aucune action annulable")
+    from jdr.campaign.choices import guard
+
+    guard(tx, [c["character"] for c in row.changes if c["character"] != ENCOUNTER])
     docs, inverse = _put_back(tx, row)
     system = tx.campaign.system
     for doc in docs.values():

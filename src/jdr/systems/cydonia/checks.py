@@ -356,8 +356,9 @@ def keep_other(check: Check, result: CheckResult, chooser: Chooser = default_cho
     kept = next(i for i, d in enumerate(result.dice) if d.kept)
     prompt = (f"{check.who or check.label} — {check.label}, compétence experte : dés {a} et {b} ; "
               f"garder le dé 1 ({a}) ou le dé 2 ({b}) ?")
+    labels = (f"Garder le dé 1 ({a})", f"Garder le dé 2 ({b})")
     answer = chooser(Question(prompt, ("1", "2"), str(kept + 1),
-                              shown if shown is not None else result))
+                              shown if shown is not None else result, labels, check.who))
     if answer not in ("1", "2"):
         raise RuleError(f"jet expert : réponse « {str(answer)[:20]} » (autorisé : 1, 2)")
     index = int(answer) - 1

@@ -88,7 +88,8 @@ def _next_move(plan: tuple[str, ...], done: int, chooser: Chooser, shown: Result
         return None
     prompt = (f"Kravkar : tenter l'action {done + 1} à {kravkar_malus(done + 1)} ? "
               "(arreter, frappe, projection, prise)")
-    answer = chooser(Question(prompt, ("arreter", *MOVES), "arreter", shown))
+    labels = ("S'arrêter", "Frappe", "Projection", "Prise")
+    answer = chooser(Question(prompt, ("arreter", *MOVES), "arreter", shown, labels))
     if answer == "arreter":
         return None
     if answer not in MOVES:

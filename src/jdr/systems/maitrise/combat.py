@@ -155,11 +155,13 @@ def _boost(result: CheckResult, amount: int, why: str, rule: str) -> CheckResult
     return replace(result, margin=margin, notes=(*result.notes, note))
 
 
-def _ask(chooser: Chooser, prompt: str, options: Mapping[str, str], shown: CheckResult
-         ) -> str | None:
+def _ask(chooser: Chooser, prompt: str, options: Mapping[str, str], shown: CheckResult,
+         who: str = "") -> str | None:
     """A critical's option chosen after seeing the die (R001.18 / R001.19); `aucune` by default,
-    as when nobody can be asked (the option can be given beforehand instead)."""
-    choice = chooser(Question(prompt, (*options, NO_OPTION), NO_OPTION, shown))
+    as when nobody can be asked (the option can be given beforehand instead). `who`: whose
+    critical it is (the defender's is the defender's choice)."""
+    labels = (*(text.split(" : ")[0] for text in options.values()), "Aucune option")
+    choice = chooser(Question(prompt, (*options, NO_OPTION), NO_OPTION, shown, labels, who))
     return None if choice == NO_OPTION else choice
 
 
@@ -172,7 +174,7 @@ def roll_attack(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
     if result.critical == "success" and plan.critical is None:
         plan = replace(plan, critical=_ask(
             chooser, f"Attaque critique {de(plan.attacker.name)} : quelle option ?",
-            ATTACK_CRITICALS, result))
+            ATTACK_CRITICALS, result, plan.attacker.name))
     if result.critical == "success" and plan.critical == "rapidite":
         result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.18")
     return plan, check, result
@@ -200,7 +202,7 @@ def roll_defence(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
     if result.critical == "success" and plan.defence_critical is None:
         plan = replace(plan, defence_critical=_ask(
             chooser, f"Défense critique {de(plan.defender.name)} : quelle option ?",
-            DEFENCE_CRITICALS, result))
+            DEFENCE_CRITICALS, result, plan.defender.name))
     if result.critical == "success":
         if plan.defence_critical == "rapidite":
             result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.19")

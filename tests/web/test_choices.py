@@ -1,0 +1,130 @@
+"""A roll waiting for its player's choice (issue 17.4), in process on SQLite and PostgreSQL.
+
+Nain A's Négociation is an expert skill (R000.06): two d10, the player keeps either die once they
+are shown (R000.17). Rolled 3 and 8 by hand, the better (8) is the default. At the table the roll
+stops there: the roller and the MJ get a notice with the dice, the player chooses, the action
+completes with that choice — one journal entry, the dice already rolled. Another player sees
+nothing until then.
+
+People: the MJ, Lise (joueur, « Nain A »), Paul (joueur, « Elfe B »)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from web_support import ELFE_YAML, NAIN_YAML, Table, add_character, bearer, in_process, invite, make_table
+
+pytestmark = pytest.mark.anyio
+EXPERT = {"type": "check", "params": {"personnage": "Nain A", "competence": "negociation",
+                                      "seuil": "10"}, "des": [3, 8]}
+
+
+async def _people(client: httpx.AsyncClient) -> tuple[Table, dict[str, str]]:
+    table = await make_table(client)
+    lise, _ = await invite(client, table, "joueur", "Lise")
+    paul, _ = await invite(client, table, "joueur", "Paul")
+    await add_character(client, table, lise, NAIN_YAML)
+    await add_character(client, table, paul, ELFE_YAML)
+    return table, {"mj": table.mj, "lise": lise, "paul": paul}
+
+
+async def _call(client: httpx.AsyncClient, table: Table, token: str, method: str, path: str,
+                body: dict[str, Any] | None = None) -> httpx.Response:
+    return await client.request(method, f"/api/tables/{table.id}{path}", json=body,
+                                headers=bearer(token))
+
+
+async def _journal(client: httpx.AsyncClient, table: Table, token: str) -> list[dict[str, Any]]:
+    r = await _call(client, table, token, "GET", "/journal")
+    assert r.status_code == 200, r.text
+    return list(r.json())
+
+
+async def test_the_player_chooses_the_die_once_shown(db_target: str) -> None:
+    async with in_process(db_target) as client:
+        table, tokens = await _people(client)
+        r = await _call(client, table, tokens["lise"], "POST", "/actions", EXPERT)
+        assert r.status_code == 202, r.text
+        notice = r.json()
+        waiting = notice["attente"]
+        assert notice["action"] == "attente" and notice["visibility"] == "prive"
+        assert [d["face"] for d in notice["dice"]] == [3, 8]
+        assert waiting["defaut"] == "2" and waiting["peut_repondre"] and waiting["repond"] == "lanceur"
+        assert [c["libelle"] for c in waiting["choix"]] == ["Garder le dé 1 (3)",
+                                                            "Garder le dé 2 (8)"]
+        assert "garder le dé 1 (3) ou le dé 2 (8)" in notice["text"]
+        # the roller and the MJ see it; Paul sees nothing, neither notice nor waiting roll
+        for who, seen in (("lise", 1), ("mj", 1), ("paul", 0)):
+            listed = (await _call(client, table, tokens[who], "GET", "/attentes")).json()
+            assert len(listed) == seen, who
+            journal = await _journal(client, table, tokens[who])
+            assert sum(e["action"] == "attente" for e in journal) == seen, who
+        assert not [e for e in await _journal(client, table, tokens["mj"]) if e["action"] == "check"]
+        # nothing else on Nain A meanwhile (its sheet stays the one the dice were rolled on)
+        other = {"type": "check", "params": {"personnage": "Nain A", "competence": "hache"},
+                 "des": [5]}
+        refused = await _call(client, table, tokens["lise"], "POST", "/actions", other)
+        assert refused.status_code == 422 and "attend un choix" in refused.json()["error"]
+        r = await _call(client, table, tokens["paul"], "POST",
+                        f"/attentes/{notice['seq']}/choix", {"choix": "1"})
+        assert r.status_code == 404  # Paul does not even know it exists
+        r = await _call(client, table, tokens["lise"], "POST",
+                        f"/attentes/{notice['seq']}/choix", {"choix": "1"})
+        assert r.status_code == 200, r.text
+        done = r.json()
+        assert done["action"] == "check" and done["visibility"] == "public"
+        assert [d["face"] for d in done["dice"]] == [3, 8]  # the same dice: a choice never rerolls
+        assert done["result"]["natural"] == 3 and done["result"]["success"] is False
+        for who in ("lise", "mj", "paul"):
+            checks = [e for e in await _journal(client, table, tokens[who]) if e["action"] == "check"]
+            assert len(checks) == 1 and checks[0]["seq"] == done["seq"], who  # journaled once
+            assert (await _call(client, table, tokens[who], "GET", "/attentes")).json() == []
+        r = await _call(client, table, tokens["lise"], "POST",
+                        f"/attentes/{notice['seq']}/choix", {"choix": "2"})
+        assert r.status_code == 404
+
+
+async def test_mj_settles_with_the_default_and_a_bad_answer_is_refused(db_target: str) -> None:
+    async with in_process(db_target) as client:
+        table, tokens = await _people(client)
+        notice = (await _call(client, table, tokens["lise"], "POST", "/actions", EXPERT)).json()
+        path = f"/attentes/{notice['seq']}"
+        r = await _call(client, table, tokens["lise"], "POST", path + "/choix", {"choix": "3"})
+        assert r.status_code == 422 and "Garder le dé 2 (8)" in r.json()["error"]
+        r = await _call(client, table, tokens["lise"], "POST", path + "/defaut")
+        assert r.status_code == 403
+        r = await _call(client, table, tokens["mj"], "POST", path + "/defaut")
+        assert r.status_code == 200, r.text
+        assert r.json()["result"]["natural"] == 8 and r.json()["result"]["success"] is True
+        assert [d["face"] for d in r.json()["dice"]] == [3, 8]
+
+
+async def test_the_default_at_once_when_asked_and_the_wait_ends(db_target: str) -> None:
+    async with in_process(db_target) as client:
+        table, tokens = await _people(client)
+        r = await _call(client, table, tokens["lise"], "POST", "/actions",
+                        {**EXPERT, "choix": "defaut"})
+        assert r.status_code == 200 and r.json()["result"]["natural"] == 8
+        notice = (await _call(client, table, tokens["lise"], "POST", "/actions", EXPERT)).json()
+        _expire(client, table)
+        listed = (await _call(client, table, tokens["mj"], "GET", "/attentes")).json()
+        assert listed == []  # the wait is over: the default was taken
+        checks = [e for e in await _journal(client, table, tokens["paul"]) if e["action"] == "check"]
+        assert [c["result"]["natural"] for c in checks] == [8, 8]
+        assert checks[-1]["seq"] > notice["seq"]
+
+
+def _expire(client: httpx.AsyncClient, table: Table) -> None:
+    """The delay of every waiting roll is over (its row says when it ends)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import update
+
+    from jdr.campaign.choices import PendingRow
+
+    app: Any = client._transport.app  # type: ignore[attr-defined]
+    with app.state.server.session() as session:
+        session.execute(update(PendingRow).where(PendingRow.campaign_id == table.id).values(
+            expires_at=datetime(2000, 1, 1, tzinfo=UTC)))
