@@ -128,3 +128,36 @@ def _expire(client: httpx.AsyncClient, table: Table) -> None:
     with app.state.server.session() as session:
         session.execute(update(PendingRow).where(PendingRow.campaign_id == table.id).values(
             expires_at=datetime(2000, 1, 1, tzinfo=UTC)))
+
+
+async def test_seance_dice_of_a_waiting_roll_stay_verifiable(db_target: str) -> None:
+    """The dice are drawn for the notice's number (`tirage`): another entry between the notice
+    and the answer takes its own number, and the journal checks out once the seed is shown."""
+    from jdr.dice.verifiable import verify_journal
+
+    async with in_process(db_target) as client:
+        table, tokens = await _people(client)
+        assert (await _call(client, table, tokens["mj"], "POST", "/seance/ouvrir")).status_code == 201
+        roll = {k: v for k, v in EXPERT.items() if k != "des"}
+        for _ in range(20):  # two equal faces ask nothing (one time in ten): roll again
+            r = await _call(client, table, tokens["lise"], "POST", "/actions", roll)
+            if r.status_code == 202:
+                break
+        assert r.status_code == 202, r.text
+        notice = r.json()
+        other = {"type": "check", "params": {"personnage": "Elfe B", "competence": "lame"}}
+        between = (await _call(client, table, tokens["paul"], "POST", "/actions", other)).json()
+        r = await _call(client, table, tokens["lise"], "POST",
+                        f"/attentes/{notice['seq']}/choix", {"choix": "1"})
+        done = r.json()
+        assert notice["seq"] < between["seq"] < done["seq"]
+        assert done["verif"]["tirage"] == notice["seq"] and done["verif"]["verifiable"]
+        assert done["dice"][:2] == notice["dice"]
+        assert (await _call(client, table, tokens["mj"], "POST", "/seance/fermer")).status_code == 200
+        entries = await _journal(client, table, tokens["mj"])
+        verdict = verify_journal(entries)
+        assert verdict.ok, verdict.to_json()
+        assert {c.seq: c.status for c in verdict.checks}[done["seq"]] == "ok"
+        forged = [dict(e, verif={**e["verif"], "tirage": between["seq"]}) if e["seq"] == done["seq"]
+                  else e for e in entries]  # the dice of another number: refused
+        assert not verify_journal(forged).ok

@@ -92,7 +92,8 @@ class Request:
                    bool(data["derogation"]), data.get("des"), data.get("graine"))
 
 
-def _aware(moment: datetime) -> datetime:
+def aware(moment: datetime) -> datetime:
+    """A moment read back from the database, with its time zone (SQLite drops it: UTC)."""
     from datetime import UTC
 
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
@@ -304,7 +305,7 @@ def settle(tx: Tx, row: PendingRow) -> Entry:
 def expired(row: PendingRow) -> bool:
     from jdr.campaign.store import now
 
-    return _aware(row.expires_at) <= now()
+    return aware(row.expires_at) <= now()
 
 
 def settle_expired(tx: Tx) -> list[Entry]:

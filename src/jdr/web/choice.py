@@ -48,11 +48,13 @@ def may_answer(caller: Caller, row: Any) -> bool:
 
 def waiting_json(caller: Caller, row: Any) -> dict[str, Any]:
     """A waiting roll as the API and the pages show it."""
+    from jdr.campaign.choices import aware
+
     return {"seq": row.seq, "acteur": row.actor, "auteur": row.author,
             "type": row.request.get("type"), "mode": row.request.get("visibilite"),
             **row.question, "peut_repondre": may_answer(caller, row),
             "des": [{"sides": s, "face": f} for s, f in row.faces],
-            "expire": row.expires_at.isoformat()}
+            "expire": aware(row.expires_at).isoformat()}
 
 
 def pending(caller: Caller) -> tuple[list[dict[str, Any]], bool]:

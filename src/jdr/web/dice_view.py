@@ -81,6 +81,10 @@ def groups(result: dict[str, Any]) -> list[dict[str, Any]]:
             if isinstance(e, dict):
                 out += _group(f"initiative {de(str(e.get('name')))}", e.get("check"))
         out += _rolloffs(result.get("rolloffs"))
+    elif kind == "attente":  # a roll waiting for a choice: the dice so far, none set aside yet
+        out += [{**g, "dice": [{**d, "kept": True} for d in g["dice"]],
+                 "more": [{**d, "kept": True} for d in g["more"]]}
+                for g in groups(result.get("resultat") or {})]
     elif kind in ("report", "encounter"):
         for part in result.get("parts") or result.get("events") or []:
             if isinstance(part, dict):
