@@ -147,9 +147,11 @@ def notice_text(actor: str, question: dict[str, Any]) -> str:
     default = next((c["libelle"] for c in question["choix"] if c["defaut"]), question["defaut"])
     who = "le MJ" if question["repond"] == "mj" else f"le joueur {de_name(actor)} ou le MJ"
     minutes = int(DELAY.total_seconds() // 60)
-    lines = [f"Choix en attente : {question['question']}", question["texte"],
-             f"réponse : {who} ; sans réponse dans {minutes} minutes ou au tour suivant : "
-             f"« {default} »"]
+    shown = f"avec le choix par défaut (« {default} ») :\n{question['texte']}" if question[
+        "texte"] else ""
+    lines = [f"Choix en attente : {question['question']}", shown,
+             f"réponse : {who} ; sans réponse dans {minutes} minutes ou au tour suivant, le "
+             "choix par défaut"]
     return "\n".join(line for line in lines if line)
 
 
