@@ -161,3 +161,34 @@ async def test_seance_dice_of_a_waiting_roll_stay_verifiable(db_target: str) -> 
         forged = [dict(e, verif={**e["verif"], "tirage": between["seq"]}) if e["seq"] == done["seq"]
                   else e for e in entries]  # the dice of another number: refused
         assert not verify_journal(forged).ok
+
+
+async def test_a_predilection_asks_twice_and_ticks_the_box(db_target: str) -> None:
+    """CYD R003.04: the first roll shown, the player rerolls with the prédilection, then keeps
+    either result — two questions, one journal entry, the box ticked in it."""
+    from jdr.core.registry import get_system
+
+    async with in_process(db_target) as client:
+        table = await make_table(client, systeme="cyd")
+        lise, _ = await invite(client, table, "joueur", "Lise")
+        await add_character(client, table, lise, get_system("cyd").template())
+        roll = {"type": "check", "params": {"personnage": "Rôdeuse", "competence": "tir",
+                                            "de": "d10", "seuil": "10"}, "des": [2, 9]}
+        first = await _call(client, table, lise, "POST", "/actions", roll)
+        assert first.status_code == 202, first.text
+        question = first.json()["attente"]
+        assert [c["libelle"] for c in question["choix"]] == ["Garder ce jet",
+                                                             "Relancer le dé (prédilection)"]
+        path = f"/attentes/{first.json()['seq']}/choix"
+        second = await _call(client, table, lise, "POST", path, {"choix": "oui"})
+        assert second.status_code == 202, second.text
+        again = second.json()["attente"]
+        assert [c["valeur"] for c in again["choix"]] == ["1", "2"] and again["defaut"] == "2"
+        assert [d["face"] for d in again["des"]] == [2, 9]
+        done = await _call(client, table, lise, "POST", path, {"choix": "1"})
+        assert done.status_code == 200, done.text
+        entry = done.json()
+        assert [d["face"] for d in entry["dice"]] == [2, 9]
+        assert [c["path"] for c in entry["changes"]] == [["predilections", "tir"]]
+        journal = await _journal(client, table, lise)
+        assert [e["action"] for e in journal] == ["attente", "check"]
