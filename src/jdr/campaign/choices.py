@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
@@ -104,6 +105,22 @@ def rows(tx: Tx) -> list[PendingRow]:
 
     return list(tx.session.scalars(select(PendingRow).where(
         PendingRow.campaign_id == tx.campaign.id).order_by(PendingRow.seq)))
+
+
+@cache
+def _brief_query() -> Any:
+    from sqlalchemy import bindparam, select
+
+    table = PendingRow.__table__
+    return select(table.c.id, table.c.seq, table.c["keys"], table.c.expires_at).where(
+        table.c.campaign_id == bindparam("campaign"))
+
+
+def brief(tx: Tx) -> list[tuple[int, int, list[Any], datetime]]:
+    """(id, seq, keys, expires_at) of each waiting roll: one light query, built once, asked
+    before every action (almost always none)."""
+    found = tx.session.connection().execute(_brief_query(), {"campaign": tx.campaign.id})
+    return [(r[0], r[1], r[2], r[3]) for r in found]
 
 
 def row_of(tx: Tx, seq: int) -> PendingRow | None:
@@ -312,15 +329,19 @@ def expired(row: PendingRow) -> bool:
 
 def settle_expired(tx: Tx) -> list[Entry]:
     """Every roll whose delay is over takes its defaults (before anything else is played)."""
+    from jdr.campaign.store import now
+
+    if not any(aware(ends) <= now() for _, _, _, ends in brief(tx)):
+        return []
     return [settle(tx, row) for row in rows(tx) if expired(row)]
 
 
 def settle_all(tx: Tx, source: Any = None) -> list[Entry]:
     """Every waiting roll takes its defaults (the turn ends, the encounter ends, the séance
     closes). A step that had drawn its séance dice draws them again: its entry comes after."""
-    found = rows(tx)
-    if not found:
+    if not brief(tx):
         return []
+    found = rows(tx)
     before, tx.pending_verif = tx.pending_verif, None
     done = [settle(tx, row) for row in found]
     if before is not None:
@@ -337,8 +358,9 @@ def guard(tx: Tx, refs: Sequence[str], resuming: int | None = None) -> None:
     from jdr.names import normalize
 
     wanted = {normalize(r) for r in refs}
-    for row in rows(tx):
-        if row.id != resuming and wanted & set(row.keys):
-            raise RuleError(f"un jet {de(row.actor)} attend un choix (n° {row.seq}) : rien "
-                            "d'autre sur ses personnages avant la réponse du joueur, ou le MJ "
-                            "le règle")
+    for ident, seq, keys, _ in brief(tx):
+        if ident != resuming and wanted & set(keys):
+            row = row_of(tx, seq)
+            actor = row.actor if row is not None else "ce personnage"
+            raise RuleError(f"un jet {de(actor)} attend un choix (n° {seq}) : rien d'autre sur "
+                            "ses personnages avant la réponse du joueur, ou le MJ le règle")

@@ -60,9 +60,11 @@ def waiting_json(caller: Caller, row: Any) -> dict[str, Any]:
 def pending(caller: Caller) -> tuple[list[dict[str, Any]], bool]:
     """The caller's waiting rolls (every one for the MJ), and whether some whose delay was over
     took their defaults first (the journal changed)."""
-    from jdr.campaign.choices import expired, rows, settle_expired
+    from jdr.campaign.choices import brief, expired, rows, settle_expired
 
     with caller.campaign.reading() as tx:
+        if not brief(tx):  # almost always: one light query
+            return [], False
         found = rows(tx)
         if not any(expired(r) for r in found):
             return [waiting_json(caller, r) for r in found if sight(caller, r)], False
