@@ -61,6 +61,8 @@ def test_nothing_else_on_its_characters_and_the_next_turn_settles(campaign: Any)
         _play(campaign, "attack", {"attaquant": "Elfe B", "defenseur": "Nain A"}, [9, 2, 4, 5])
     with pytest.raises(RuleError, match="attend un choix"):
         _play(campaign, "check", {"personnage": "Nain A", "competence": "hache"}, [4])
+    with pytest.raises(RuleError, match="attend un choix"):  # the MJ's health by hand too
+        _play(campaign, "sante", {"personnage": "Nain A", "valeur": "-3"}, [])
     _play(campaign, "check", {"personnage": "Elfe B", "competence": "lame"}, [4])  # free
     with campaign.transaction() as tx:
         encounter.next_turn(tx, Recording(FixedSource([])))

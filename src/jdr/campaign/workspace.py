@@ -63,8 +63,10 @@ class CampaignWorkspace(Workspace):
         return self.turn[2] if self.turn is not None else None
 
     def commit(self, pending: Pending, rec: Record | None) -> int | None:
+        from jdr.campaign.choices import guard
         from jdr.campaign.journal import commit
 
+        guard(self.tx, self.refs, self.resuming)  # health by hand too, which the turn skips
         if rec is None:
             raise JdrError("action de campagne sans journal")
         if self.turn is not None:
