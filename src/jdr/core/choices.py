@@ -89,10 +89,15 @@ class Replay:
 def question_json(question: Question, may_answer: str) -> dict[str, Any]:
     """A question as the API and the pages show it: its words, each choice with its label, the
     default, whose choice it is, and what was rolled so far (JSON and French text)."""
+    from dataclasses import replace
+
+    from jdr.core.results import AttackReport
     from jdr.render.json import to_json
     from jdr.render.text import to_text
 
     shown = question.shown
+    if isinstance(shown, AttackReport):  # a blow so far (Kravkar): not the target's health, which
+        shown = replace(shown, health=None)  # the table may hide from players (issue 16)
     return {
         "question": question.prompt,
         "choix": [{"valeur": c, "libelle": question.label(c), "defaut": c == question.default}
