@@ -52,10 +52,12 @@ SCENES: dict[str, dict[str, Scene]] = {
         "assomme": {("etat", "assomme"): 12},
         "mourant": {("etat", "mourant"): True, ("pv", "actuels"): -2},
         "mort": {("etat", "mort"): True},
-        "paralyse": {("etat", "paralyse"): True}, "immobilise": {("etat", "immobilise"): "Aude"},
-        "concentration": {("etat", "concentration"): 2}, "elan": {("etat", "elan"): 2},
-        "soigné": {("etat", "soigne"): True, ("etat", "malus"): -2},
-        "transformation": {("etat", "transformation"): 1, ("etat", "pv_transformation"): 5},
+        # conditions, two scenes of several each (what a turn says of each)
+        "paralysie, concentration, élan, soins": {
+            ("etat", "paralyse"): True, ("etat", "concentration"): 2, ("etat", "elan"): 2,
+            ("etat", "soigne"): True, ("etat", "malus"): -2},
+        "prise, transformation": {("etat", "immobilise"): "Aude", ("etat", "transformation"): 1,
+                                  ("etat", "pv_transformation"): 5},
     },
     "maitrise": {"hors_de_combat": "0", "mort": {("etat", "mort"): True, ("pv", "actuels"): 0}},
     "dd35": {"hors_de_combat": "0", "surpris": {("etat", "surpris"): True},
