@@ -4,15 +4,14 @@ link (the old one refused). Screenshots of the table page, light and dark, 375 a
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import httpx
-from browser_support import Site, enter, new_site
+from browser_support import ARTIFACTS, Site, enter, new_site
 from playwright.sync_api import expect
 from web_support import GOBELIN_YAML
 
-SHOTS = Path("/tmp/shots")
+SHOTS = ARTIFACTS
 ORQUE = GOBELIN_YAML.replace("nom: Gobelin", "nom: Orque 3")
 CAMILLE = GOBELIN_YAML.replace("nom: Gobelin", "nom: Camille\ngenre: f").replace(
     "pv: 12", "pv: 12\netat: {assomme: 12}")
@@ -97,6 +96,12 @@ def test_genre_elision_contrast_and_screenshots(browser: Any, server: str) -> No
     expect(mj.locator("#jet-resultat")).not_to_contain_text("~")
     mj.locator("details.aide-notation summary").click()
     expect(mj.locator("details.aide-notation")).to_contain_text("4d6kh3")
+    expert = {"type": "check", "params": {"personnage": "Nain A", "competence": "negociation",
+                                          "seuil": "10"}, "des": [3, 8]}
+    waiting = httpx.post(f"{site.url}/api/tables/{site.table}/actions", json=expert, timeout=10,
+                         headers={"Authorization": f"Bearer {site.player}"})
+    assert waiting.status_code == 202, waiting.text  # Lise's roll waits for her choice
+    expect(mj.locator("#avis .attente")).to_contain_text("Garder le dé 1 (3)")  # the MJ's too
     SHOTS.mkdir(parents=True, exist_ok=True)
     _measure(mj, "table, thème clair")
     mj.screenshot(path=str(SHOTS / "i17-french-table-clair-1280.png"), full_page=True)

@@ -172,3 +172,35 @@ def test_undo_is_marked_live_and_older_entries_load_on_demand(browser: Any, site
     expect(lise.locator(f"#e{last} .badge")).to_contain_text("annulé")
     mj.context.close()
     lise.context.close()
+
+
+def test_a_roll_waits_for_the_players_choice(browser: Any, site: Site) -> None:
+    """Nain A's Négociation is expert (2d10, keep one, R000.17): the dice are shown to Lise and
+    the MJ, Lise keeps the 3 in the page, the roll completes with it — the same dice."""
+    from test_pages_browser import choose
+
+    mj, lise = enter(browser, site, site.mj), enter(browser, site, site.player, width=375)
+    choose(lise, "#personnage", "Nain A")
+    choose(lise, "#competence", "negociation")
+    lise.fill("#seuil", "10")
+    lise.fill("#des", "3, 8")
+    lise.click("#jets button[type=submit]")
+    expect(lise.locator("#jet-resultat .attente")).to_contain_text("Les dés sont lancés : à vous")
+    waiting = lise.locator("#avis .attente")
+    expect(waiting).to_contain_text("Choix en attente")
+    expect(waiting.locator(".de")).to_have_text(["3", "8"])
+    expect(lise).to_have_title(re.compile(r"^\(1\) "))
+    expect(mj.locator("#avis .attente")).to_contain_text("Nain A")  # the MJ's notice, live
+    expect(mj.locator("#avis .attente button", has_text="Régler par défaut")).to_be_visible()
+    lise.screenshot(path=str(ARTIFACTS / "choix-en-attente-375.png"), full_page=True)
+    waiting.get_by_role("button", name="Garder le dé 1 (3)").click()
+    expect(lise.locator("#avis .attente")).to_have_count(0)
+    expect(lise.locator("#jet-resultat")).to_contain_text("Choix fait")
+    expect(mj.locator("#avis .attente")).to_have_count(0)
+    done = mj.locator("#journal li.entree", has_text="Négociation").last
+    expect(done.locator(".de")).to_have_text(["3", "8"])
+    expect(done.locator(".de.ecarte")).to_have_text(["8"])
+    entries = site.api("GET", "/journal")
+    assert [e["action"] for e in entries].count("check") == 1
+    for page in (mj, lise):
+        page.context.close()

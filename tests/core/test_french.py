@@ -97,7 +97,7 @@ def test_undo_shows_pools_not_dicts() -> None:
     assert change_text(change) == "Gobelin 1 : PV 8/12 → 12/12"
     state = {"character": "Nain A", "path": ["etat", "assomme"], "pool": False, "before": 13,
              "after": 0}
-    assert change_text(state) == "Nain A : état assomme 13 → 0"
+    assert change_text(state, SYSTEM) == "Nain A : dégâts d'assommement 13 → 0"  # the form's label
 
 
 def test_suggestions_give_names_as_written() -> None:

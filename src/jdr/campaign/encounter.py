@@ -148,6 +148,9 @@ def _settle(tx: Tx, state: EncounterState, source: DiceSource, events: list[Resu
 
 
 def next_turn(tx: Tx, source: DiceSource, author: str = "MJ") -> tuple[EncounterView, Entry]:
+    from jdr.campaign.choices import settle_all
+
+    settle_all(tx, source)  # a roll still waiting for a choice takes its defaults
     state = _state(tx)
     before = state.to_json()
     events: list[Result] = []
@@ -189,6 +192,9 @@ def leave(tx: Tx, names: list[str], author: str = "MJ") -> tuple[EncounterView, 
 
 
 def end(tx: Tx, author: str = "MJ") -> tuple[EncounterView, Entry]:
+    from jdr.campaign.choices import settle_all
+
+    settle_all(tx)
     state = _state(tx)
     before = state.to_json()
     state.ended = True

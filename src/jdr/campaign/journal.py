@@ -65,12 +65,29 @@ def _value_text(value: Any, top: Any) -> str:
     return pool_text(value)
 
 
-def change_text(change: Mapping[str, Any]) -> str:
-    """A change as a person reads it: « Gobelin 1 PV 8/12 → 12/12 », never a Python dict."""
+def change_text(change: Mapping[str, Any], system: Any = None) -> str:
+    """A change as a person reads it: « Gobelin 1 PV 8/12 → 12/12 », « Nain A : dégâts
+    d'assommement 13 → 0 » (a key the sheet form labels), never a Python dict nor a key."""
     before, after = change.get("before"), change.get("after")
     top = next((v.get("max") for v in (before, after) if isinstance(v, Mapping)), None)
-    what = " ".join(humanize(str(p)) for p in change["path"])
+    what = path_label(system, [str(p) for p in change["path"]])
     return f"{change['character']} : {what} {_value_text(before, top)} → {_value_text(after, top)}"
+
+
+def path_label(system: Any, path: list[str]) -> str:
+    """A sheet path in words: the label the system's sheet form gives a nested key (`etat`,
+    `assomme` → « dégâts d'assommement »), else its keys as words (« PV », « compétences lame »)."""
+    words = " ".join(humanize(p) for p in path)
+    if system is None or len(path) < 2:
+        return words
+    from jdr.core.sheetform import form_data
+
+    try:
+        labels = form_data(system).labels
+    except RuleError:
+        return words
+    label = labels.get(".".join(path)) or labels.get(path[-1])
+    return label[:1].lower() + label[1:] if label else words
 
 
 def _check_unchanged(tx: Tx, row: Any, ch: Mapping[str, Any], current: Any) -> None:
@@ -116,13 +133,16 @@ def undo(tx: Tx, author: str = "MJ") -> Entry:
     row = tx.last_undoable()
     if row is None:
         raise RuleError("rien à annuler : le journal n'a aucune action annulable")
+    from jdr.campaign.choices import guard
+
+    guard(tx, [c["character"] for c in row.changes if c["character"] != ENCOUNTER])
     docs, inverse = _put_back(tx, row)
     system = tx.campaign.system
     for doc in docs.values():
         system.load(doc)
     tx.save(list(docs.values()))
     lines = tuple(Line("rencontre remise comme avant" if c["character"] == ENCOUNTER
-                       else change_text(c)) for c in inverse)
+                       else change_text(c, system)) for c in inverse)
     result = Notes(f"Annulation de l'action n° {row.seq} ({action_label(row.action)}, "
                    f"{row.actor})", lines)
     entry = tx.append(author, "annuler", {"seq": row.seq}, [], to_json(result), to_text(result),

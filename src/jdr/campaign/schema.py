@@ -95,5 +95,6 @@ class JournalRow(Base):
 
 
 # Tables defined beside their feature, registered on the same metadata (Alembic compares them).
+import jdr.campaign.choices  # noqa: E402
 import jdr.campaign.members  # noqa: E402
 import jdr.campaign.seance  # noqa: E402, F401

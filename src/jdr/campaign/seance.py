@@ -137,6 +137,9 @@ def close_seance(tx: Tx, author: str = "MJ") -> Entry:
     row = current(tx)
     if row is None:
         raise RuleError("aucune séance ouverte (jdr seance ouvrir)")
+    from jdr.campaign.choices import settle_all
+
+    settle_all(tx)  # a roll waiting for a choice takes its defaults before the seed is shown
     row.open = False
     tx.session.flush()
     result = _notes(f"Séance {row.number} fermée : graine révélée",
@@ -163,16 +166,51 @@ def contribute(tx: Tx, value: str, author: str) -> Entry:
     return _append(tx, author, ACTION, {"seance": row.number, "contribution": text}, result)
 
 
-def _contributions(tx: Tx, number: int) -> list[str]:
+def _contributions(tx: Tx, number: int, before: int | None = None) -> list[str]:
+    """The séance's contributions journaled (before entry `before`), in order."""
     from sqlalchemy import select
 
     from jdr.campaign.schema import JournalRow
     from jdr.dice.verifiable import CONTRIBUTION as ACTION
 
-    rows = tx.session.scalars(select(JournalRow).where(
-        JournalRow.campaign_id == tx.campaign.id, JournalRow.action == ACTION)
-        .order_by(JournalRow.seq))
+    query = select(JournalRow).where(JournalRow.campaign_id == tx.campaign.id,
+                                     JournalRow.action == ACTION)
+    if before is not None:
+        query = query.where(JournalRow.seq < before)
+    rows = tx.session.scalars(query.order_by(JournalRow.seq))
     return [str(r.params.get("contribution")) for r in rows if r.params.get("seance") == number]
+
+
+def draw_key(tx: Tx, draw: dict[str, Any]) -> bytes:
+    """The key of the dice drawn for entry `tirage` of séance `seance` (a roll that waited for a
+    choice: its dice were drawn for its notice, `jdr.campaign.choices`)."""
+    from sqlalchemy import select
+
+    from jdr.dice.verifiable import entry_key
+
+    number, seq = int(draw["seance"]), int(draw["tirage"])
+    row = tx.session.scalar(select(SeanceRow).where(SeanceRow.campaign_id == tx.campaign.id,
+                                                    SeanceRow.number == number))
+    if row is None:
+        raise RuleError(f"séance {number} introuvable : ses dés ne se dérivent plus")
+    return entry_key(bytes.fromhex(row.seed), str(number), seq, _contributions(tx, number, seq))
+
+
+def draw_source(tx: Tx, draw: dict[str, Any]) -> DiceSource:
+    from jdr.dice.verifiable import EntrySource
+
+    return EntrySource(draw_key(tx, draw))
+
+
+def redraw(tx: Tx, source: Any, before: dict[str, Any]) -> None:
+    """Entries were journaled since the dice of the next one were drawn (`before`): they are
+    drawn again for its new number (nothing was rolled from them yet)."""
+    if not hasattr(tx, "row"):
+        tx.lock()
+    if not before["verifiable"] or source is None:
+        tx.pending_verif = {**before, "seq": tx.row.journal_seq + 1}
+        return
+    use_seance(tx, source, None)
 
 
 def dice_for(tx: Tx, requested: DiceSource, reason: str | None) -> DiceSource:
@@ -225,5 +263,6 @@ def verification(pending: dict[str, Any] | None, seq: int, action: str, params: 
         raise RuleError("dés de séance tirés pour une autre entrée du journal ; rien n'est écrit")
     if not pending["verifiable"]:
         return {"seance": pending["seance"], "verifiable": False, "raison": pending["raison"]}
+    drawn = {"tirage": pending["tirage"]} if pending.get("tirage") is not None else {}
     return {"seance": pending["seance"], "verifiable": True,
-            "tag": entry_tag(pending["key"], action, params, dice)}
+            "tag": entry_tag(pending["key"], action, params, dice), **drawn}

@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 MAX_NAME = 200
 NOTIFY_CHANNEL = "jdr_journal"
 # entries that change nothing an undo could put back: undo itself, what people say, a reveal,
-# a roll request (a roll « pour moi seul » or a whisper is skipped too: the MJ does not see them)
-NOT_UNDONE = ("annuler", "message", "reveler", "demande")
+# a roll request, the notice of a roll waiting for a choice (a roll « pour moi seul » or a
+# whisper is skipped too: the MJ does not see them)
+NOT_UNDONE = ("annuler", "message", "reveler", "demande", "attente")
 
 
 def now() -> datetime:

@@ -27,22 +27,28 @@ def _is_file_ref(ref: str) -> bool:
 class CampaignWorkspace(Workspace):
     journaled = True
 
-    def __init__(self, tx: Any, force: bool = False) -> None:
+    def __init__(self, tx: Any, force: bool = False, resuming: int | None = None) -> None:
         self.tx = tx
         self.force = force
         self.turn: tuple[dict[str, Any], Any, str | None] | None = None
+        self.refs: list[str] = []
+        self.resuming = resuming  # the waiting roll this action completes (`campaign.choices`)
 
     def open(self, refs: Sequence[str]) -> tuple[AnySystem, list[Loaded[Any]]]:
         system: AnySystem
         system, loaded = self.tx.load(refs)
+        self.refs = list(refs)
         return system, loaded
 
     def admit(self, system: AnySystem, act: Any) -> None:
-        """In an encounter, the turn rules (`jdr.core.turns`): refused out of turn or past what
+        """Nothing on a character whose roll waits for a choice (`campaign.choices.guard`);
+        in an encounter, the turn rules (`jdr.core.turns`): refused out of turn or past what
         the turn allows, unless the MJ forces it; counted on the combatant at the commit."""
+        from jdr.campaign.choices import guard
         from jdr.core.encounter import EncounterState
         from jdr.core.turns import admit
 
+        guard(self.tx, self.refs, self.resuming)
         row = self.tx.encounter()
         if row is None:
             return
@@ -57,8 +63,10 @@ class CampaignWorkspace(Workspace):
         return self.turn[2] if self.turn is not None else None
 
     def commit(self, pending: Pending, rec: Record | None) -> int | None:
+        from jdr.campaign.choices import guard
         from jdr.campaign.journal import commit
 
+        guard(self.tx, self.refs, self.resuming)  # health by hand too, which the turn skips
         if rec is None:
             raise JdrError("action de campagne sans journal")
         if self.turn is not None:
@@ -119,6 +127,9 @@ def workspace(refs: Sequence[str], campagne: str | None, write: bool, force: boo
     try:
         if write:
             with campaign.transaction() as tx:
+                from jdr.campaign.choices import settle_expired
+
+                settle_expired(tx)  # a roll whose wait is over takes its defaults first
                 yield CampaignWorkspace(tx, force)
         else:
             with campaign.reading() as tx:

@@ -243,7 +243,10 @@ def _run_attack(system: AnySystem, kind: str, params: Mapping[str, Any], loaded:
                 chooser: Chooser) -> Run:
     attacker, defender = loaded
     if same_character(attacker, defender) or attacker.name == defender.name:
-        raise RuleError(f"{attacker.name} ne peut pas s'attaquer lui-même")
+        from jdr.core.french import accord
+
+        raise RuleError(f"{attacker.name} ne peut pas s'attaquer "
+                        + accord(attacker.genre, "lui-même", "elle-même", "soi-même"))
     request = AttackRequest(attacker, defender, _text(params, "arme"), _text(params, "defense"),
                             _text(params, "visee"), _text(params, "critique"),
                             _flag(params, "complete"), options(system, "attack", _opts(params)),

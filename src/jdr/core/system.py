@@ -41,6 +41,11 @@ class Loaded(Generic[S]):
         """`f`, `m` or None (neutral wording): the sheet's optional `genre` (docs/fiches.md)."""
         from jdr.core.french import parse_genre
 
+        if hasattr(self.model, "genre"):  # read from the typed model: the YAML is not parsed again
+            try:
+                return parse_genre(self.model.genre)
+            except ValueError:
+                return None
         data = self.doc.data
         value = SheetChange.doc_get(data, "genre") if isinstance(data, Mapping) else None
         try:
@@ -99,12 +104,24 @@ class Outcome:
 @dataclass(frozen=True)
 class Question:
     """A choice the rules let a player make after seeing the dice (keep the other die, use a
-    prédilection, a critical's option ...). `default` is taken when nobody can be asked."""
+    prédilection, a critical's option ...). `default` is taken when nobody can be asked.
+    `labels`: how each choice reads on a button (« Garder le dé 2 (8) »), in the order of
+    `choices`; `who`: the character whose choice it is (empty: the one who acts)."""
 
     prompt: str
     choices: tuple[str, ...]
     default: str
     shown: Result | None = None
+    labels: tuple[str, ...] = ()
+    who: str = ""
+
+    def label(self, choice: str) -> str:
+        """The French words of one choice (its label, else the choice itself in words)."""
+        from jdr.core.french import humanize
+
+        if choice in self.choices and len(self.labels) == len(self.choices):
+            return self.labels[self.choices.index(choice)]
+        return humanize(choice)
 
 
 class Chooser(Protocol):
@@ -225,6 +242,8 @@ class GameSystem(Generic[S]):
     seed: str = ""
     actions: Mapping[str, ActionSpec] = {}
     ladder: Ladder | None = None
+    # every state `state` may give (`jdr.core.french.STATES` words them, agreed by genre)
+    states: tuple[str, ...] = ("debout",)
 
     def _unsupported(self, what: str) -> RuleError:
         return RuleError(f"le système « {self.id} » ne prend pas en charge {what}")

@@ -101,6 +101,8 @@ def make_source(seed: int | None = None, faces: str | None = None) -> DiceSource
 
 
 def finish(source: DiceSource) -> None:
-    """Call once a whole command has rolled: leftover hand-given faces are an error."""
-    if isinstance(source, FixedSource):
-        source.finish()
+    """Call once a whole command has rolled: leftover hand-given faces are an error (a source
+    that wraps another, a recording or a replay, checks the one it wraps)."""
+    done = getattr(source, "finish", None)
+    if callable(done):
+        done()

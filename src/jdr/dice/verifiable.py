@@ -15,6 +15,9 @@ The algorithm (specified for re-implementation in `docs/verifiable.md`, version 
 - Each verifiable entry carries a tag `T = HMAC-SHA256(K, J)` (hex), `J` the canonical JSON
   (keys sorted, no spaces, ASCII with `\\uXXXX` escapes) of `{"action", "params", "dice"}`: a
   changed action, parameter (an expression, a skill) or die list no longer matches.
+- A roll that waited for a player's choice was drawn for the number of its notice (an earlier
+  entry `attente`): its record says so (`tirage`), and `K` is that number's key. A `tirage` is
+  used by one entry only, before it, and names no other entry than a notice.
 
 Nothing here knows a campaign or a page: the campaign layer stores the seed, the CLI and the web
 call `derive_face`/`EntrySource`, and `verify_journal` checks an exported journal.
@@ -184,8 +187,9 @@ def check_entry(entry: Mapping[str, Any], seance: _Seance | None, number: str) -
         return Check(seq, "echec", seance.seed_problem)
     if seance.seed is None:
         return Check(seq, "en_attente", "graine pas encore révélée")
-    before = [value for at, value in seance.contributions if at < seq]
-    key = entry_key(seance.seed, number, seq, before)
+    drawn = int(verif.get("tirage", seq))
+    before = [value for at, value in seance.contributions if at < drawn]
+    key = entry_key(seance.seed, number, drawn, before)
     dice = entry.get("dice") or []
     for index, die in enumerate(dice):
         try:
@@ -203,6 +207,28 @@ def check_entry(entry: Mapping[str, Any], seance: _Seance | None, number: str) -
     return Check(seq, "ok", f"{len(dice)} dé(s) conforme(s)")
 
 
+NOTICE = "attente"  # the notice of a roll waiting for a choice (`jdr.campaign.choices`)
+
+
+def _draws(entries: Sequence[Mapping[str, Any]]) -> list[Check]:
+    """Each `tirage` (dice drawn for an earlier number) is used once, before its entry, and
+    that number is no other entry's than a notice."""
+    actions = {int(e.get("seq", 0)): str(e.get("action", "")) for e in entries}
+    used: set[tuple[str, int]] = set()
+    out: list[Check] = []
+    for entry in entries:
+        verif = entry.get("verif") or {}
+        if verif.get("tirage") is None:
+            continue
+        seq, drawn = int(entry.get("seq", 0)), int(verif["tirage"])
+        key = (str(verif.get("seance", "")), drawn)
+        if drawn >= seq or key in used or actions.get(drawn, NOTICE) != NOTICE:
+            out.append(Check(seq, "echec", f"dés tirés pour le n° {drawn} : ce numéro sert déjà "
+                                           "ou ne précède pas l'entrée"))
+        used.add(key)
+    return out
+
+
 def verify_journal(entries: Sequence[Mapping[str, Any]]) -> Verdict:
     """Check every entry of an exported journal (`jdr journal --json`, or the API's journal)."""
     checks: list[Check] = []
@@ -213,6 +239,7 @@ def verify_journal(entries: Sequence[Mapping[str, Any]]) -> Verdict:
             checks.append(Check(seq, "echec", f"ordre du journal modifié : n° {seq} après n° {last}"))
         last = max(last, seq)
     seances = _seances(entries)
+    checks += _draws(entries)
     for entry in entries:
         verif = entry.get("verif")
         if not verif:

@@ -13,6 +13,10 @@ Routes (every one but the first two needs `Authorization: Bearer JETON`):
     GET    /api/tables/{id}/personnages/{nom}          sheet view + version (?format=yaml)
     PUT    /api/tables/{id}/personnages/{nom}          replace a sheet (with the version read)
     POST   /api/tables/{id}/actions                    an action, as the CLI runs it
+    GET    /api/tables/{id}/attentes                   rolls waiting for a player's choice
+    POST   /api/tables/{id}/attentes/{seq}/choix       answer one (its roller, or the MJ)
+    POST   /api/tables/{id}/attentes/{seq}/defaut      (MJ) settle one with the defaults
+    DELETE /api/tables/{id}/attentes/{seq}             (MJ) abandon one (nothing changes)
     POST   /api/tables/{id}/annuler                    (MJ) undo the last action
     GET    /api/tables/{id}/journal?depuis=N           the entries the caller may see
     POST   /api/tables/{id}/messages                   a message, a whisper, inline rolls
@@ -36,7 +40,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from jdr.web import characters, errors, live, pages, play, seance, tables, talk, visibility
+from jdr.web import characters, choice, errors, live, pages, play, seance, tables, talk, visibility
 from jdr.web.errors import FrenchJSON
 from jdr.web.limits import ActionRate, Limits
 from jdr.web.origin import OriginGuard
@@ -71,6 +75,7 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool, origins: Se
     app.include_router(tables.router)
     app.include_router(characters.router)
     app.include_router(play.router)
+    app.include_router(choice.router)
     app.include_router(talk.router)
     app.include_router(visibility.router)
     app.include_router(visibility.pages)

@@ -36,6 +36,18 @@ def _check_label(part: dict[str, Any], default: str) -> str:
     return str(label) if isinstance(label, str) and label else default
 
 
+def _rolloffs(rounds: Any) -> list[dict[str, Any]]:
+    """The dice that broke ties in an order (« départage d'Alix »), round after round."""
+    out: list[dict[str, Any]] = []
+    for r in rounds if isinstance(rounds, list) else []:
+        if not isinstance(r, dict):
+            continue
+        for name, face in zip(r.get("names") or [], r.get("faces") or [], strict=False):
+            part = {"dice_detail": [{"sides": r.get("sides"), "face": face}]}
+            out += _group(f"départage {de(str(name))}", part)
+    return out
+
+
 def groups(result: dict[str, Any]) -> list[dict[str, Any]]:
     """The labelled dice groups of one result, in the order they were rolled."""
     kind = result.get("type")
@@ -68,6 +80,11 @@ def groups(result: dict[str, Any]) -> list[dict[str, Any]]:
         for e in result.get("order") or []:
             if isinstance(e, dict):
                 out += _group(f"initiative {de(str(e.get('name')))}", e.get("check"))
+        out += _rolloffs(result.get("rolloffs"))
+    elif kind == "attente":  # a roll waiting for a choice: the dice so far, none set aside yet
+        out += [{**g, "dice": [{**d, "kept": True} for d in g["dice"]],
+                 "more": [{**d, "kept": True} for d in g["more"]]}
+                for g in groups(result.get("resultat") or {})]
     elif kind in ("report", "encounter"):
         for part in result.get("parts") or result.get("events") or []:
             if isinstance(part, dict):

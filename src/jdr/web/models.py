@@ -94,6 +94,18 @@ class Action(Body):
                                         description="Faces lancées à la main, dans l'ordre des règles.")
     graine: int | None = Field(default=None, ge=0, le=999_999_999,
                                description="Graine (MJ seulement) : jets reproductibles.")
+    choix: Literal["attendre", "defaut"] = Field(
+        default="attendre", description="Quand les règles laissent un choix après les dés (le "
+        "dé gardé d'une compétence experte, la prédilection, l'option d'un critique…) : attendre "
+        "(la réponse 202 donne la question ; répondre par /attentes/{seq}/choix) ou defaut (le "
+        "choix par défaut, aussitôt).")
+
+
+class ChoiceBody(Body):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"choix": "2"}]})
+
+    choix: str = Field(min_length=1, max_length=40,
+                       description="La valeur d'un des choix proposés (`choix[].valeur`).")
 
 
 class Message(Body):

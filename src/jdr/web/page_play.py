@@ -133,6 +133,7 @@ def action_of(form: dict[str, list[str]], kind: str | None = None,
         return Action.model_validate({
             "type": kind, "params": params, "visibilite": one(form, "visibilite", "public"),
             "derogation": one(form, "derogation") == "oui",  # the MJ's override of the turn rules
+            "choix": "defaut" if one(form, "choix") == "defaut" else "attendre",
             "des": hand_dice(one(form, "des")) if kind not in ("odds", "attack_odds") and not
             params.get("chances") else None})
     except ValidationError as exc:
@@ -247,4 +248,9 @@ async def roll(id: TableId, request: Request) -> HTMLResponse:
     if answer["seq"] is None:
         return message(first, "ok")
     server.hubs.wake(id)
+    if "attente" in answer:  # the dice are shown: the player chooses (`jdr.web.choice`)
+        from jdr.web.page_talk import waiting_view
+
+        return render("_attente.html", a=waiting_view(answer["attente"]), caller=caller,
+                      suivi=True, suffixe="-jet", headers={"HX-Trigger": "jdr-journal"})
     return refreshed(f"N° {answer['seq']} : {first}")

@@ -5,7 +5,12 @@ notices (« c'est ton tour », rolls asked for) — the API's functions (`jdr.we
     POST /tables/{id}/f/reveler/{seq}         (MJ) show a hidden roll to everyone
     POST /tables/{id}/f/demande               (MJ) ask a player for a check
     POST /tables/{id}/f/demande/{seq}/lancer  roll what was asked (one click)
-    GET  /tables/{id}/f/avis                  the notices: whose turn, rolls waiting, with odds
+    GET  /tables/{id}/f/attente/{seq}         a roll waiting for a choice: its block, or « réglé »
+    POST /tables/{id}/f/attente/{seq}/choix   answer it (one click)
+    POST /tables/{id}/f/attente/{seq}/defaut  (MJ) settle it with the defaults
+    POST /tables/{id}/f/attente/{seq}/abandon (MJ) abandon it
+    GET  /tables/{id}/f/avis                  the notices: whose turn, rolls asked for with their
+                                              odds, rolls waiting for the caller's choice
 """
 
 from __future__ import annotations
@@ -115,7 +120,93 @@ def notices(server: Any, caller: Caller) -> dict[str, Any]:
             odds = None
         asked.append({**wanted, "chances": odds})
     turn = turn_of(caller)
-    return {"tour": turn, "tour_de": turn_text(turn), "demandes": asked, "caller": caller}
+    return {"tour": turn, "tour_de": turn_text(turn), "demandes": asked, "caller": caller,
+            "attentes": waiting_views(server, caller)}
+
+
+def waiting_view(waiting: dict[str, Any]) -> dict[str, Any]:
+    """A waiting roll for its block (`_attente.html`): its dice chips, when its wait ends."""
+    from datetime import UTC, datetime
+
+    from jdr.web.dice_view import groups
+
+    left = datetime.fromisoformat(waiting["expire"]) - datetime.now(UTC)
+    minutes = max(1, -(-int(left.total_seconds()) // 60))
+    chips = groups({"type": "attente", "resultat": waiting.get("resultat") or {}})
+    return {**waiting, "groupes": chips,
+            "delai": f"sera pris dans {minutes} minute{'s' if minutes > 1 else ''}"}
+
+
+def waiting_views(server: Any, caller: Caller) -> list[dict[str, Any]]:
+    from jdr.web.choice import pending
+
+    found, settled = pending(caller)
+    if settled:
+        server.hubs.wake(caller.campaign.id)
+    return [waiting_view(w) for w in found]
+
+
+def _choice(seq: int, what: str) -> Any:
+    def run(server: Any, caller: Caller, form: dict[str, list[str]]) -> dict[str, Any]:
+        from jdr.web.choice import run_abandon, run_choice
+
+        if what == "abandon":
+            return run_abandon(caller, seq)
+        if what == "defaut":
+            return run_choice(caller, seq, None, True)
+        choice = one(form, "choix")
+        if not choice:
+            raise ApiError(422, "choix : choisissez l'un des boutons")
+        return run_choice(caller, seq, choice[:40])
+
+    return run
+
+
+async def _chosen(request: Request, id: int, seq: int, what: str) -> HTMLResponse:
+    caller = caller_from_cookie(request, id)
+    form = await form_of(request)
+    server = server_of(request)
+    try:
+        answer = await run_in_threadpool(_choice(seq, what), server, caller, form)
+    except (ApiError, JdrError) as exc:
+        return message(failure(exc).message)
+    server.hubs.wake(id)
+    if "attente" in answer:  # the rules ask again
+        return render("_attente.html", a=waiting_view(answer["attente"]), caller=caller,
+                      headers={"HX-Trigger": "jdr-journal"})
+    return refreshed(f"N° {answer['seq']} : {str(answer.get('text', '')).splitlines()[0][:160]}"
+                     if answer.get("text") else f"N° {answer['seq']}.")
+
+
+def _one_waiting(server: Any, caller: Caller, seq: int) -> dict[str, Any] | None:
+    return next((w for w in waiting_views(server, caller) if w["seq"] == seq), None)
+
+
+@router.get("/tables/{id}/f/attente/{seq}", response_class=HTMLResponse)
+async def waiting_block(id: TableId, seq: Seq, request: Request) -> HTMLResponse:
+    """The block again (the roll box keeps it up to date): the question, or that it is over."""
+    caller = caller_from_cookie(request, id)
+    found = await run_in_threadpool(_one_waiting, server_of(request), caller, seq)
+    if found is None:
+        return message(f"Choix fait : le jet n° {seq} est au journal.", "info")
+    follow = request.query_params.get("suivi") == "1"
+    return render("_attente.html", a=found, caller=caller, suivi=follow,
+                  suffixe="-jet" if follow else "")
+
+
+@router.post("/tables/{id}/f/attente/{seq}/choix", response_class=HTMLResponse)
+async def choose(id: TableId, seq: Seq, request: Request) -> HTMLResponse:
+    return await _chosen(request, id, seq, "choix")
+
+
+@router.post("/tables/{id}/f/attente/{seq}/defaut", response_class=HTMLResponse)
+async def by_default(id: TableId, seq: Seq, request: Request) -> HTMLResponse:
+    return await _chosen(request, id, seq, "defaut")
+
+
+@router.post("/tables/{id}/f/attente/{seq}/abandon", response_class=HTMLResponse)
+async def drop(id: TableId, seq: Seq, request: Request) -> HTMLResponse:
+    return await _chosen(request, id, seq, "abandon")
 
 
 @router.get("/tables/{id}/f/avis", response_class=HTMLResponse)

@@ -56,7 +56,7 @@ ACTION_TEXT = {
     "annuler": "annulation", "combat:start": "début du combat", "combat:suivant": "tour suivant",
     "combat:rejoindre": "arrivée au combat", "combat:quitter": "départ du combat",
     "combat:fin": "fin du combat", "message": "message", "reveler": "révélation",
-    "demande": "demande de jet",
+    "demande": "demande de jet", "attente": "choix en attente",
     "seance:ouverture": "ouverture de séance", "seance:contribution": "contribution aux dés",
     "seance:revelation": "graine révélée",
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from starlette.concurrency import run_in_threadpool
 
 from jdr.web.auth import Caller
@@ -67,11 +67,40 @@ def _unjournaled(done: Any) -> dict[str, Any]:
             "changes": [], "visibility": rec.visibility, "author": rec.author}
 
 
+def _chooser(body: Action) -> Any:
+    """Ask the player after the dice (`jdr.core.choices`): the action waits for the answer;
+    `choix: defaut`: the default at once."""
+    from jdr.core.actions import journaled
+    from jdr.core.choices import scripted
+    from jdr.core.system import default_choice
+
+    return scripted([]) if body.choix == "attendre" and journaled(body.type) else default_choice
+
+
+def _waits(tx: Any, caller: Caller, body: Action, ws: Any, source: Any, waiting: Any,
+           after: Callable[[Any, int], None] | None) -> dict[str, Any]:
+    """The action stopped at a question: its notice and its row (`jdr.campaign.choices`)."""
+    from jdr.campaign.choices import Request, start
+    from jdr.web.choice import waited
+
+    _, loaded = tx.load(ws.refs)
+    names = [sheet.name for sheet in loaded]
+    request = Request(body.type, body.params, body.visibilite, body.derogation, body.des,
+                      body.graine)
+    entry, row = start(tx, request, waiting, source.rolls, names, caller.name, names[0])
+    if after is not None:
+        after(tx, entry.seq)
+    return waited(tx, caller, entry, row)
+
+
 def run_action(server: Server, caller: Caller, body: Action,
                after: Callable[[Any, int], None] | None = None) -> dict[str, Any]:
-    """One action in one transaction; `after(tx, seq)` runs in it once the entry is written."""
+    """One action in one transaction; `after(tx, seq)` runs in it once the entry is written
+    (the notice's, when the action waits for a choice: the answer has `attente`)."""
     from jdr.campaign.workspace import CampaignWorkspace
     from jdr.core.actions import commit, execute, journaled
+    from jdr.core.choices import Waiting
+    from jdr.core.usecase import Recording
 
     campaign = caller.campaign
     source = dice_source(body)
@@ -79,13 +108,19 @@ def run_action(server: Server, caller: Caller, body: Action,
     with context as tx:
         check_rights(caller, tx, body)
         if journaled(body.type):
+            from jdr.campaign.choices import settle_expired
             from jdr.campaign.seance import reason_of, use_seance
 
+            settle_expired(tx)  # a roll whose wait is over takes its defaults first
             source = use_seance(tx, source, reason_of(body.graine, body.des))
         ws = CampaignWorkspace(tx, force=body.derogation)
-        done = execute(ws, body.type, body.params, source, actor=caller.name if body.type == "roll"
-                       else None, visibility=body.visibilite, author=caller.name,
-                       system=campaign.system)
+        source = Recording(source)
+        try:
+            done = execute(ws, body.type, body.params, source, chooser=_chooser(body),
+                           actor=caller.name if body.type == "roll" else None,
+                           visibility=body.visibilite, author=caller.name, system=campaign.system)
+        except Waiting as waiting:
+            return _waits(tx, caller, body, ws, source, waiting, after)
         if not done.journal:
             return _unjournaled(done)
         if body.visibilite == "moi" and (done.rec.changes or ws.turn is not None):
@@ -101,11 +136,17 @@ def run_action(server: Server, caller: Caller, body: Action,
         return shown
 
 
-@router.post("/actions", summary="Une action (roll, check, odds, attack, xp, …) comme en ligne de commande")
-async def act(body: Action, caller: CallerDep, server: ServerDep) -> dict[str, Any]:
+@router.post("/actions", responses={202: {"description": "L'action attend le choix d'un joueur "
+                                                      "(voir /attentes) : l'avis et la question, "
+                                                      "dans `attente`."}},
+             summary="Une action (roll, check, odds, attack, xp, …) comme en ligne de commande")
+async def act(body: Action, response: Response, caller: CallerDep, server: ServerDep
+              ) -> dict[str, Any]:
     answer = await run_in_threadpool(run_action, server, caller, body)
     if answer["seq"] is not None:
         server.hubs.wake(caller.campaign.id)
+    if "attente" in answer:
+        response.status_code = 202
     return answer
 
 

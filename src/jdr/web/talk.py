@@ -212,7 +212,7 @@ def run_reveal(caller: Caller, seq: int) -> dict[str, Any]:
         row = tx.entry_row(seq)
         if row is None:
             raise ApiError(404, f"aucune entrée n° {seq} au journal")
-        if row.visibility not in HIDDEN or row.action == "message":
+        if row.visibility not in HIDDEN or row.action in ("message", "attente"):
             raise ApiError(409, f"l'entrée n° {seq} ne se révèle pas : seuls les jets privés, "
                                 "aveugles ou secrets du MJ se révèlent")
         if row.params.get("revele"):

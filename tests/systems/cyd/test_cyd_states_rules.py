@@ -93,7 +93,7 @@ def test_D_ALL_02_the_dead_cannot_act(make_sheet: Make) -> None:
     path = str(corpse.doc.path)
     before = Path(path).read_text(encoding="utf-8")
     check = {"personnage": path, "competence": "tir", "seuil": "5", "de": "d10"}
-    line = refused(lambda: run("check", check, [5]), "Mort ne peut pas agir", "R003.02", "mort")
+    line = refused(lambda: run("check", check, [5]), "Mort ne peut pas agir", "R003.02", "sans vie")
     assert line.count("Mort") == 1
     refused(lambda: rule("action_simple", corpse), "ne peut pas agir")
     refused(lambda: rule("cooperation", corpse, other, competence="tir", de="d10", faces=[5]),
@@ -141,7 +141,7 @@ def test_R003_02_encaisser_down_to_death(make_sheet: Make) -> None:
     doc = reload(doc)
     assert SYSTEM.state(doc) == "debout" and SYSTEM.health(doc) == Health("pv", 12, 12, 20)
     last = rule("encaisser", doc, sante="12")
-    assert "état : debout → mort (la Santé est épuisée)" in texts(last.result.lines)
+    assert "état : debout → sans vie (la Santé est épuisée)" in texts(last.result.lines)
     doc = reload(doc)
     assert SYSTEM.state(doc) == "mort"
     assert "# commentaire de la personne" in doc.doc.path.read_text(encoding="utf-8")

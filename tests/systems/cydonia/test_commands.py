@@ -136,7 +136,7 @@ def test_DALL_02_knocked_out_cannot_act_but_resists(sheets: tuple[Path, Path]) -
     assert "D-ALL.02" in cli("check", str(out_cold), "lame", "--des", "8").err
     assert ok("check", str(out_cold), "resistance physique", "--des", "8", "--json").json()["total"] == 17
     dead = _sheet(nain.parent, "mort.yaml", elfe.read_text(encoding="utf-8") + "etat: {mort: true}\n")
-    assert "mort" in cli("attack", str(nain), str(dead), "--des", "8,6").err
+    assert "Elfe B est sans vie (R000.34)" in cli("attack", str(nain), str(dead), "--des", "8,6").err
 
 
 def test_D000_49_wake_up_roll_writes_the_sheet(sheets: tuple[Path, Path]) -> None:
@@ -150,7 +150,7 @@ def test_D000_49_wake_up_roll_writes_the_sheet(sheets: tuple[Path, Path]) -> Non
     woken = ok("check", str(elfe), "réveil", "--opt", "tour=2", "--des", "6", "--json").json()
     assert woken["success"] is True and woken["rule"] == "R000.07"
     assert "assomme: 0" in elfe.read_text(encoding="utf-8")
-    assert "pas assommé" in cli("check", str(elfe), "reveil", "--des", "6").err
+    assert "pas de jet de réveil : Elfe B est debout" in cli("check", str(elfe), "reveil", "--des", "6").err
 
 
 def test_D000_50_creation_and_unequipped_weapon(sheets: tuple[Path, Path]) -> None:
@@ -197,7 +197,7 @@ def test_duel_writes_the_loser(sheets: tuple[Path, Path]) -> None:
     out = ok("duel", str(nain), str(elfe), "--seed", "7", "--json").json()
     assert out["type"] == "report" and out["parts"][0]["type"] == "order"
     assert out["notes"][0]["rule"] == "R000.34"
-    assert out["notes"][0]["text"] == "Elfe B est mort ; Nain A l'emporte au tour 2"
+    assert out["notes"][0]["text"] == "Elfe B est sans vie ; Nain A l'emporte au tour 2"
     assert "mort: true" in elfe.read_text(encoding="utf-8")
 
 
@@ -268,7 +268,7 @@ def test_encounter_hooks_wake_up_turn_by_turn(sheets: tuple[Path, Path]) -> None
     assert system.state(out_cold) == "assomme"
     incapacity = system.incapacity(out_cold)
     assert incapacity is not None and incapacity.rule == "R000.41, D-000.49, D-ALL.02"
-    assert system.conditions(out_cold) == ("sans connaissance (13 dégâts)",)  # no genre: neutral
+    assert system.conditions(out_cold) == ("13 dégâts d'assommement",)  # no genre: neutral
     health = system.health(out_cold)
     assert health is not None and (health.after, health.max) == (100, 100)
     encounter = EncounterState(order=[Combatant("Elfe B", 9)])

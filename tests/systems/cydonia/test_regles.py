@@ -217,8 +217,8 @@ def test_R000_52_rest_recovers_phy_plus_die_up_to_max(ork: Path, sheets: tuple[P
 def test_R000_19_luck_decides_with_rolloffs(ork: Path, sheets: tuple[Path, Path]) -> None:
     nain, elfe = sheets
     done = regle("chance", ork, elfe, nain, dice=[3, 7])
-    assert _text(done.result).split("\n") == ["le plus chanceux : Elfe B",
-                                              "le moins chanceux : Nain A"]
+    assert _text(done.result).split("\n") == ["la plus grande chance : Elfe B",
+                                              "la moins grande chance : Nain A"]
     odds = SYSTEM.rule_odds("chance", rule_request("chance", ork, elfe, nain))
     assert [p for _, _, p in odds.extra] == [Fraction(1, 2), Fraction(1, 2), 0]
 

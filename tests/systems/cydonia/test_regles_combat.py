@@ -141,7 +141,7 @@ def test_R000_42_hold_then_break_free_strictly_greater(ork: Path, sheets: tuple[
     assert sheet(elfe).etat.immobilise == "Ork C"
     regle("degagement", elfe, ork, dice=[10, 1])
     assert sheet(elfe).etat.immobilise is None
-    with pytest.raises(RuleError, match="pas immobilisé"):
+    with pytest.raises(RuleError, match="aucune prise ne tient"):
         regle("degagement", elfe, ork, dice=[10, 1])
 
 
@@ -256,7 +256,7 @@ def test_R000_40_transformed_claws_and_manual_end(ork: Path, sheets: tuple[Path,
     assert report.damage[0].formula == "PHY+1d10"
     regle("detransformation", ork)
     assert sheet(ork).etat.transformation == 0 and sheet(ork).pv.actuels == 30
-    with pytest.raises(RuleError, match="pas transformé"):
+    with pytest.raises(RuleError, match="aucune transformation en cours"):
         regle("detransformation", ork)
     with pytest.raises(RuleError, match="Transformation"):
         regle("transformation", elfe)

@@ -80,7 +80,7 @@ def test_R002_13_ogre_hors_de_combat_is_passed_and_gains_5(campaign: Campaign) -
     view = start(campaign, ["Aldric", "Ogre", "Brunhild"], 15, 12, 10)
     assert scores(view) == [("Aldric", 17), ("Ogre", 12), ("Brunhild", 10)]
     assert [row.state for row in view.order] == ["debout", "hors_de_combat", "debout"]
-    assert view.order[2].conditions == ("surpris (pris au dépourvu)",)
+    assert view.order[2].conditions == ("au dépourvu (surprise)",)
     with pytest.raises(RuleError, match="Ogre ne peut pas agir"):
         act(campaign, "attack", {"attaquant": "Ogre", "defenseur": "Aldric"}, 20, 8, 8, 8, 8)
     view = step(campaign)                     # the Ogre's turn is passed

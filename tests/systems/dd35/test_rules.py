@@ -82,7 +82,7 @@ def test_R002_15_manoeuvre_limits(party: dict[str, Path]) -> None:
               tour="mouvement+simple")
     assert regle("manoeuvre", three[:3], 5, 5, sauvegarde="reflexes", nd="15",
                  tour="complexe+pas").hit
-    with pytest.raises(RuleError, match="nommé deux fois"):
+    with pytest.raises(RuleError, match="nom donné deux fois"):
         regle("manoeuvre", [party["auteur"], party["auteur"]], 5, sauvegarde="reflexes")
     with pytest.raises(RuleError, match="sauvegarde=reflexes"):
         regle("manoeuvre", three[:2], 5)

@@ -97,7 +97,7 @@ def test_D_ALL_02_hooks(tmp_path: Path) -> None:
     assert SYSTEM.health(up) == Health("pv", 26, 26, 26)
     assert SYSTEM.conditions(up) == ()
     flagged = load(SYSTEM, document(tmp_path, "f", etat={"surpris": True, "attend": True}))
-    assert SYSTEM.conditions(flagged) == ("surpris (pris au dépourvu)",
+    assert SYSTEM.conditions(flagged) == ("au dépourvu (surprise)",
                                           "attend (n'agit pas ce round)")
 
 

@@ -154,7 +154,7 @@ def test_R004_32_unconscious_then_coma_then_death(make_sheet: MakeSheet) -> None
     duration = knocked.steps[1]
     assert isinstance(duration, CheckResult) and duration.total == 30 and len(knocked.steps) == 2
     assert [die.face for die in duration.dice] == [1, 2, 3] and duration.rule == "R004.32"
-    assert "inconscient pendant 30 minutes" in texts(knocked)
+    assert "30 minutes d'inconscience" in texts(knocked)
     apply(changes)
     d = Loaded(d.doc, reload(d), d.name)
     assert d.model.unconscious_minutes == 30  # A004.30: rolled once, kept on the sheet
@@ -166,11 +166,11 @@ def test_R004_32_unconscious_then_coma_then_death(make_sheet: MakeSheet) -> None
     d = Loaded(d.doc, reload(d), d.name)
     assert d.model.unconscious_minutes == 0
     dead, changes = attack(a, d, [5])
-    assert to_json(dead)["state"] == "mort" and "définitivement perdu" in texts(dead)
+    assert to_json(dead)["state"] == "mort" and "le clan perd D, définitivement" in texts(dead)
     apply(changes)
     d = Loaded(d.doc, reload(d), d.name)
     assert d.model.state == "mort"
-    with pytest.raises(RuleError, match="mort"):
+    with pytest.raises(RuleError, match="D est déjà sans vie"):
         attack(a, d, [5])
 
 

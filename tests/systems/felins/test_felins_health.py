@@ -61,7 +61,7 @@ def test_E004_06_R004_32_tanniere_rule(make_sheet: MakeSheet, play: Play, reload
         play("tanniere", patient)
     with pytest.raises(RuleError, match="hors limites"):
         play("tanniere", patient, jours="0")
-    with pytest.raises(RuleError, match="mort"):
+    with pytest.raises(RuleError, match="sans vie : aucun soin ne ramène à la vie"):
         play("tanniere", make_sheet(etat="mort"), jours="3")
 
 
@@ -159,7 +159,7 @@ def test_A004_23_soigner_revives_and_brings_out_of_coma(
     assert state(reload, deep) == (4, "inconscient")
     assert reload(deep).model.unconscious_minutes == 30  # 3d10 × 5 rolled now (A004.30)
     assert isinstance(outcome.result, Report) and len(outcome.result.parts) == 2
-    with pytest.raises(RuleError, match="mort"):
+    with pytest.raises(RuleError, match="Mort est sans vie"):
         play("soigner", healer(), make_sheet(nom="Mort", blessures=5, etat="mort"), faces=[7])
 
 
@@ -213,7 +213,7 @@ def test_R004_32_reveil_refuses_a_coma_and_a_waking_cat(make_sheet: MakeSheet,
                                                         play: Play) -> None:
     with pytest.raises(RuleError, match="soins d'un guérisseur"):
         play("reveil", make_sheet(etat="coma", blessures=4), minutes="60")
-    with pytest.raises(RuleError, match="n'est pas inconscient"):
+    with pytest.raises(RuleError, match="rien à réveiller : Patte-de-Brume est en éveil"):
         play("reveil", make_sheet(), minutes="60")
 
 

@@ -123,7 +123,7 @@ def test_R004_28_a_fled_cat_attacked_again(make_sheet: MakeSheet) -> None:
     ("inconscient", {"inconscience": 35}, "inconscient", "encore 35 minute(s)", "R004.32"),
     ("inconscient", {}, "inconscient", "3d10 × 5 minutes", "R004.32"),
     ("coma", {}, "coma", "soins d'un guérisseur", "R004.32"),
-    ("mort", {}, "mort", "définitivement perdu", "R004.32"),
+    ("mort", {}, "mort", "sans vie : c'est définitif", "R004.32"),
 ])
 def test_D_ALL_02_state_and_incapacity(make_sheet: MakeSheet, etat: str, extra: dict[str, int],
                                        state: str, words: str | None, rule: str | None) -> None:

@@ -166,7 +166,7 @@ def test_A001_24_surprise_is_a_margin_contest(ambush: list[Path]) -> None:
     parts: Any = report.parts
     assert [p.winner for p in parts] == ["actor", "actor", "actor"]
     assert parts[2].opponent.dice == () and not parts[2].opponent.rolled
-    assert "Garde est surpris : l'effet en est laissé au MJ" in render(report)
+    assert "Garde : surprise réussie ; l'effet en est laissé au MJ" in render(report)
     assert report.notes[0].text == "3 cible(s) surprise(s) sur 3"
     for suffix, fmt in (("txt", "texte"), ("forum.txt", "forum"), ("json", "json")):
         golden(f"maitrise/regle_surprise.{suffix}", render(report, fmt))

@@ -25,7 +25,7 @@ from jdr.systems.maitrise import SYSTEM
 from jdr.systems.maitrise.checks import request_checks
 
 DOWN_LINE = "ne peut pas agir : hors de combat (0 pv) (D-001.30, D-ALL.02)"
-DEAD_LINE = "ne peut pas agir : mort (décision du MJ) (D-001.30, D-ALL.02)"
+DEAD_LINE = "ne peut pas agir : sans vie (décision du MJ) (D-001.30, D-ALL.02)"
 
 
 def _yaml(name: str, pv: int = 20, extra: str = "", adresse: int = 12) -> str:
@@ -59,8 +59,8 @@ def test_D_001_30_death_is_kept_on_the_sheet(sheet: Any) -> None:
     dead = reload(d)
     assert SYSTEM.state(dead) == "mort" and dead.model.dead
     why = SYSTEM.incapacity(dead)
-    assert why is not None and why.text == "mort (décision du MJ)" and "D-001.30" in why.rule
-    assert "mort (décision du MJ)" in render(SYSTEM.show(dead))
+    assert why is not None and why.text == "sans vie (décision du MJ)" and "D-001.30" in why.rule
+    assert "sans vie (décision du MJ)" in render(SYSTEM.show(dead))
 
 
 def test_D_001_30_a_dead_character_stays_dead_when_hit_again(sheet: Any) -> None:
@@ -68,7 +68,7 @@ def test_D_001_30_a_dead_character_stays_dead_when_hit_again(sheet: Any) -> None
     data, changes = attack(sheet(), d, [12, 3])
     assert (data["state_before"], data["state"]) == ("mort", "mort")
     assert [c.path for c in changes] == [("pv",)]  # no second etat.mort
-    assert any("Cible est mort (décision du MJ) : aucune défense" in n["text"]
+    assert any("Cible est sans vie (décision du MJ) : aucune défense" in n["text"]
                for n in data["notes"])
 
 

@@ -135,6 +135,7 @@ def _problems(data: Mapping[str, Any]) -> list[str]:
 class DeuxDes(GameSystem[Hero]):
     id = "deuxdes"
     title = "Deux dés : 2d6 + attribut contre 8 (système d'exemple)"
+    states = ("debout", "hors_de_combat")
     actions: Mapping[str, ActionSpec] = {
         "check": ActionSpec("check", "2d6 + attribut, réussi à 8 ou plus (D2-01, D2-02)",
                             dice="les deux d6"),
@@ -242,7 +243,9 @@ class DeuxDes(GameSystem[Hero]):
         return sheet.model.state
 
     def incapacity(self, sheet: Loaded[Hero]) -> Line | None:
-        return Line("il est hors de combat", "D2-04") if sheet.model.hp <= 0 else None
+        from jdr.core.french import they_are
+
+        return Line(they_are("hors_de_combat", sheet.genre), "D2-04") if sheet.model.hp <= 0 else None
 
     def health(self, sheet: Loaded[Hero]) -> Health:
         return Health("pv", sheet.model.hp, sheet.model.hp, sheet.model.hp_max)

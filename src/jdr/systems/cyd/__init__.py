@@ -48,6 +48,7 @@ class CydSystem(GameSystem[CydSheet]):
     """The CYD System (Choose Your Dice)."""
 
     id = "cyd"
+    states = ("debout", "mort")
     title = "CYD System (Choose Your Dice)"
     seed = "003_11633f604b352128.txt"
     actions: Mapping[str, ActionSpec] = ACTIONS

@@ -11,6 +11,7 @@ its mechanics are absent): the Psyché is shown among the conditions, with no ef
 
 from __future__ import annotations
 
+from jdr.core.french import state_label
 from jdr.core.results import Health, Line
 from jdr.core.sheet import Pool
 from jdr.errors import RuleError
@@ -42,7 +43,8 @@ def incapacity(sheet: CydSheet) -> Line | None:
     sante = pool(sheet, "sante")
     if sante is None or sante.actuels > 0:
         return None
-    return Line(f"état « {DEAD} » : sa Santé est épuisée ({sante.actuels}/{sante.max})",
+    return Line(f"{state_label(DEAD, sheet.genre)} : sa Santé est épuisée "
+                f"({sante.actuels}/{sante.max})",
                 "R003.02")
 
 

@@ -165,7 +165,8 @@ class PlannedRoll:
             return False
         prompt = (f"{self.pred.who} : prédilection « {self.pred.skill} » disponible (une fois "
                   "par séance) — relancer le dé ?")
-        return ask(chooser, Question(prompt, (NO, YES), NO, shown)) == YES
+        labels = ("Garder ce jet", "Relancer le dé (prédilection)")
+        return ask(chooser, Question(prompt, (NO, YES), NO, shown, labels, self.pred.who)) == YES
 
     def kept(self, first: CheckResult, second: CheckResult, other: CheckResult | None,
              chooser: Chooser) -> int:
@@ -176,7 +177,10 @@ class PlannedRoll:
         both = Report("Prédilection : les deux résultats",
                       (self.outcome(first, other), self.outcome(second, other)))
         prompt = f"{self.pred.who} : garder le premier résultat (1) ou la relance (2) ?"
-        return int(ask(chooser, Question(prompt, ("1", "2"), str(better + 1), both))) - 1
+        labels = (f"Garder le premier résultat ({first.natural})",
+                  f"Garder la relance ({second.natural})")
+        question = Question(prompt, ("1", "2"), str(better + 1), both, labels, self.pred.who)
+        return int(ask(chooser, question)) - 1
 
     def roll(self, source: DiceSource, chooser: Chooser) -> Rolled:
         first = self.first(source)

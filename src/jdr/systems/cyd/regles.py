@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from jdr.core.check import CheckResult, Odds
+from jdr.core.french import state_label
 from jdr.core.options import Options
 from jdr.core.results import Line, Notes
 from jdr.core.system import CheckRequest, Loaded, Outcome, RuleRequest, SheetChange
@@ -53,7 +54,7 @@ def _helpers(request: Request, skill: str) -> tuple[tuple[int, ...], Line]:
     shown: list[str] = []
     for helper in helpers:
         if normalize(helper.name) in seen:
-            raise RuleError(f"coopération : {helper.name} est nommé deux fois")
+            raise RuleError(f"coopération : {helper.name}, nom donné deux fois")
         seen.add(normalize(helper.name))
         require_able(helper.model, "aider")
         value = helper.model.skills.get(normalize(skill))
@@ -167,7 +168,9 @@ def take(request: Request) -> Outcome:
     before = state(sheet.model)
     changes, lines, after = _pools(request, "encaisser", -1)
     if after.get("sante", 1) <= 0 and before != DEAD:
-        lines.append(Line(f"état : {before} → {DEAD} (la Santé est épuisée)", "R003.02"))
+        genre = sheet.model.genre
+        lines.append(Line(f"état : {state_label(before, genre)} → {state_label(DEAD, genre)} (la "
+                          "Santé est épuisée)", "R003.02"))
     if after.get("psyche", 1) <= 0:
         lines.append(Line("Psyché épuisée : le kit n'en donne pas l'effet", "A003.12"))
     lines.append(Line("le kit n'a pas de règle de dégâts : le montant est celui du MJ",

@@ -23,7 +23,7 @@ from jdr.core.check import (
     Verdict,
 )
 from jdr.core.contest import Contest, ContestResult, ContestRule, Criterion
-from jdr.core.french import Genre, state_label
+from jdr.core.french import Genre, is_state, state_label
 from jdr.core.system import Chooser, Question, default_choice
 from jdr.dice.notation import Die
 from jdr.dice.source import DiceSource
@@ -209,7 +209,6 @@ class Character:
         raise RuleError(unknown_name_message("compétence", name, known))
 
 
-STATE_WORDS = {"mort": "mort", "mourant": "mourant", "assomme": "assommé", "debout": "debout"}
 
 
 def _natural(character: Character, skill: str | None, choice: int | None) -> NaturalRoll:
@@ -313,7 +312,8 @@ def wake_check(character: Character, turn: int, bonus: int = 0) -> Check:
     """R000.41, A000.29, D-000.49: Résistance Physique strictly greater than damage − turn."""
     damage = int(character.sheet.etat.assomme)
     if not damage:
-        raise RuleError(f"{character.name} n'est pas assommé : pas de jet de réveil (R000.41)")
+        state = is_state(character.name, character.state, character.genre)
+        raise RuleError(f"pas de jet de réveil : {state} (R000.41)")
     difficulty = max(0, damage - turn)
     return resistance_check(character, "resistance_physique", threshold=difficulty, bonus=bonus,
                             strict=True, label=f"Réveil (Résistance Physique, tentative {turn})")
@@ -356,8 +356,9 @@ def keep_other(check: Check, result: CheckResult, chooser: Chooser = default_cho
     kept = next(i for i, d in enumerate(result.dice) if d.kept)
     prompt = (f"{check.who or check.label} — {check.label}, compétence experte : dés {a} et {b} ; "
               f"garder le dé 1 ({a}) ou le dé 2 ({b}) ?")
+    labels = (f"Garder le dé 1 ({a})", f"Garder le dé 2 ({b})")
     answer = chooser(Question(prompt, ("1", "2"), str(kept + 1),
-                              shown if shown is not None else result))
+                              shown if shown is not None else result, labels, check.who))
     if answer not in ("1", "2"):
         raise RuleError(f"jet expert : réponse « {str(answer)[:20]} » (autorisé : 1, 2)")
     index = int(answer) - 1

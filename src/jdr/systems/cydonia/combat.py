@@ -270,7 +270,7 @@ def attack(attacker: Character, defender: Character, opts: AttackOptions,
     die once the dice are shown (R000.17, asked through `chooser`)."""
     if defender.state == "mort":
         raise RuleError(f"{is_state(defender.name, 'mort', defender.genre)} (R000.34) : "
-                        "on n'attaque plus un mort")
+                        "plus aucune attaque possible")
     if not attacker.can_act:
         raise RuleError(f"{attacker.name} est {attacker.status} : "
                         f"{pronoun(attacker.genre, 'aucune attaque possible')}"
@@ -295,7 +295,8 @@ def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: Cont
     """R000.25–R000.41: location, damage, protection, state, knock-out."""
     updates: list[Update] = []
     if defender.sheet.etat.concentration:
-        notes.append(Line("touché pendant sa concentration : elle est perdue", "R000.36"))
+        hit = accord(defender.genre, "touché", "touchée", "un coup au but")
+        notes.append(Line(f"{hit} pendant sa concentration : elle est perdue", "R000.36"))
         updates.append((("etat", "concentration"), 0))
     if stroke.opts.hold:
         return _held(attacker, defender, stroke, contest, notes, spent, updates)

@@ -68,9 +68,8 @@ def duel(a: Character, b: Character, source: DiceSource, max_rounds: int = 50) -
         parts.append(Report(f"Tour {n}", tuple(played)))
         if winner is not None:
             loser = next(f for f in fighters.values() if f is not winner)
-            state = "est mort" if loser.character.state == "mort" else "est mourant"
-            outcome = Line(f"{loser.character.name} {state} ; {winner.character.name} l'emporte "
-                           f"au tour {n}", "R000.34")
+            fallen = is_state(loser.character.name, loser.character.state, loser.character.genre)
+            outcome = Line(f"{fallen} ; {winner.character.name} l'emporte au tour {n}", "R000.34")
             break
     title = (f"Duel : {a.name} ({_weapon_name(a)}) contre {b.name} ({_weapon_name(b)})")
     report = Report(title, tuple(parts), (outcome,), "R000.21")

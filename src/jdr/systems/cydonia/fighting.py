@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest, ContestResult
-from jdr.core.french import accord, de
+from jdr.core.french import accord, de, state_label
 from jdr.core.results import Line, Notes, Report, Result
 from jdr.core.system import Chooser, Outcome, Question, RuleRequest
 from jdr.dice.notation import roll
@@ -88,7 +88,8 @@ def _next_move(plan: tuple[str, ...], done: int, chooser: Chooser, shown: Result
         return None
     prompt = (f"Kravkar : tenter l'action {done + 1} à {kravkar_malus(done + 1)} ? "
               "(arreter, frappe, projection, prise)")
-    answer = chooser(Question(prompt, ("arreter", *MOVES), "arreter", shown))
+    labels = ("S'arrêter", "Frappe", "Projection", "Prise")
+    answer = chooser(Question(prompt, ("arreter", *MOVES), "arreter", shown, labels))
     if answer == "arreter":
         return None
     if answer not in MOVES:
@@ -160,7 +161,7 @@ def _double_physique(c: Character) -> Check:
 def _escape(request: Request) -> tuple[Character, Character, Contest]:
     held, holder = (character(s) for s in cast(request, ESCAPE, 2))
     if not held.sheet.etat.immobilise:
-        raise RuleError(f"{held.name} n'est pas immobilisé : rien à dégager (R000.42)")
+        raise RuleError(f"aucune prise ne tient {held.name} : rien à dégager (R000.42)")
     theirs = _double_physique(holder) if holder.can_act else passive_check(holder, "opposition")
     return held, holder, Contest(_double_physique(held), theirs, CONTEST)
 
@@ -174,7 +175,7 @@ def escape(request: Request, source: DiceSource) -> Outcome:
         updates.append((("etat", "immobilise"), None))
         line = Line(f"{held.name} se dégage de la prise", "R000.42")
     else:
-        line = Line(f"{held.name} reste immobilisé", "R000.42")
+        line = Line(f"{held.name} reste {state_label('immobilise', held.genre)}", "R000.42")
     report = Report(f"Se dégager : {held.name} contre {holder.name}", (result,), (line,), "R000.42")
     return Outcome(report, sheet_changes(request.sheets[0].doc, updates))
 
@@ -253,7 +254,7 @@ def charge_odds(request: Request) -> Odds:
     rider, target, _, opts = _charge(request)
     odds = attack_contest(rider, target, opts)[1].odds()
     return replace(odds, rule="R000.39, R000.38", notes=(
-        f"touché : dégâts de l'arme + Course de la monture ({opts.extra_damage})",))
+        f"coup au but : dégâts de l'arme + Course de la monture ({opts.extra_damage})",))
 
 
 def run_up(request: Request) -> Outcome:
@@ -286,8 +287,10 @@ def concentrate(request: Request) -> Outcome:
     c = character(sheet)
     now = int(c.sheet.etat.concentration)
     title = f"Concentration : {c.name}"
-    warning = Line("attaqué pendant sa concentration : −6 à sa défense ; touché, elle est "
-                   "perdue", "R000.36, A000.23")
+    warning = Line(accord(c.genre, "attaqué", "attaquée", "une attaque") + " pendant sa "
+                   "concentration : −6 à sa défense ; " + accord(c.genre, "touché", "touchée",
+                                                                "un coup au but")
+                   + ", elle est perdue", "R000.36, A000.23")
     if now >= 3:
         full = Line("déjà 3 tours : le maximum (+6)", "R000.36")
         return Outcome(Notes(title, (full, warning), "R000.36"))
@@ -313,8 +316,8 @@ def transform(request: Request) -> Outcome:
         raise RuleError(f"{c.name} n'a pas la compétence Transformation : réservée aux "
                         "Loups-garous (R000.40)")
     if c.sheet.etat.transformation:
-        raise RuleError(f"{c.name} est déjà transformé (encore {c.sheet.etat.transformation} "
-                        "tour(s), R000.40)")
+        raise RuleError(f"{c.name} : transformation déjà en cours (encore "
+                        f"{c.sheet.etat.transformation} tour(s), R000.40)")
     gain = request.options.int("pv", 0) or 0
     hp = int(c.sheet.pv.actuels)
     phy, agi = c.characteristic("physique"), c.characteristic("agilite")
@@ -323,7 +326,7 @@ def transform(request: Request) -> Outcome:
              "R000.40, A000.21"),
         Line(f"durée : {skill} tour(s) ; l'attente avant la suivante est au choix du MJ", "R000.40"),
         Line(f"PV {hp} → {hp + gain} : les règles ne donnent pas de formule de PV, le MJ donne le "
-             "gain (--opt pv=N) ; il est retiré au retour à la forme normale", "A000.28, A000.13"),
+             "gain (--opt pv=N), retiré au retour à la forme normale", "A000.28, A000.13"),
         Line("griffes PHY+1d10 au corps à corps ; morsure : jdr attaque --opt morsure=oui (−6, "
              "PHY+2d10, table du corps à corps)", "R000.40"),
     )
@@ -352,7 +355,7 @@ def untransform(request: Request) -> Outcome:
     (sheet,) = cast(request, UNTRANSFORM, 1)
     c = character(sheet)
     if not c.sheet.etat.transformation:
-        raise RuleError(f"{c.name} n'est pas transformé (R000.40)")
+        raise RuleError(f"{c.name} : aucune transformation en cours (R000.40)")
     updates, lines = revert(c)
     return Outcome(Notes(f"Fin de la transformation : {c.name}", lines, "R000.40"),
                    sheet_changes(sheet.doc, updates))

@@ -41,8 +41,8 @@ def luck(request: Request, source: DiceSource) -> Outcome:
     people = [character(s) for s in cast(request, LUCK, 2, 50)]
     result = order([Entrant(c.name, c.characteristic("chance")) for c in people], LUCK_RULE, source)
     names = result.names
-    lines = (Line(f"le plus chanceux : {names[0]}", "R000.19"),
-             Line(f"le moins chanceux : {names[-1]}", "R000.19"))
+    lines = (Line(f"la plus grande chance : {names[0]}", "R000.19"),
+             Line(f"la moins grande chance : {names[-1]}", "R000.19"))
     return Outcome(Report("La Chance départage", (result,), lines, "R000.19"))
 
 
@@ -52,7 +52,7 @@ def luck_odds(request: Request) -> Odds:
     values = {c.name: c.characteristic("chance") for c in people}
     top = max(values.values())
     tied = sum(1 for v in values.values() if v == top)
-    extra = tuple((f"plus_chanceux_{normalize(name)}", f"{name} est le plus chanceux",
+    extra = tuple((f"plus_chanceux_{normalize(name)}", f"la plus grande chance : {name}",
                    Fraction(1, tied) if v == top else Fraction(0)) for name, v in values.items())
     return Odds("La Chance départage", None, Fraction(0), Fraction(0), (), rule="R000.19",
                 extra=extra)

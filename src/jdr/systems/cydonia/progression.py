@@ -24,6 +24,7 @@ from jdr.systems.cydonia.tables import (
     XP_CHARACTERISTIC,
     XP_HIT_POINTS,
     XP_SKILL,
+    skill_label,
 )
 
 
@@ -135,7 +136,7 @@ def purchase(request: XpRequest[CydoniaSheet]) -> Outcome:
         if key not in SKILLS and key not in sheet.competences_libres:
             raise RuleError(unknown_name_message("compétence", request.skill,
                                                  [*SKILLS, *sheet.competences_libres]))
-        bought = spend(sheet.nom, "competence", key.replace("_", " "),
+        bought = spend(sheet.nom, "competence", skill_label(key),
                        sheet.competences.get(key, 0), sheet.xp)
         changes = [SheetChange(doc, ("competences", key), bought.after)]
     changes.append(SheetChange(doc, ("xp",), bought.xp_after))

@@ -40,7 +40,7 @@ def cast(request: RuleRequest[CydoniaSheet], usage: str, least: int,
     for sheet in sheets:
         key = normalize(sheet.name)
         if key in seen:
-            raise RuleError(f"{sheet.name} est nommé deux fois : jdr regle {usage}")
+            raise RuleError(f"{sheet.name} : nom donné deux fois ; jdr regle {usage}")
         seen.add(key)
     return sheets
 
@@ -51,7 +51,7 @@ def character(sheet: Loaded[CydoniaSheet]) -> Character:
 
 def alive(c: Character, what: str) -> None:
     if c.state == "mort":
-        raise RuleError(f"{c.name} est mort (R000.34) : {what}")
+        raise RuleError(f"{is_state(c.name, 'mort', c.genre)} (R000.34) : {what}")
 
 
 def hp_cap(c: Character) -> int:

@@ -60,6 +60,7 @@ class Cydonia(GameSystem[CydoniaSheet]):
     seed = "000_e0f8dc4d415613aa.txt"
     actions = EVERY_ACTION
     ladder = LADDER
+    states = ("debout", "assomme", "mourant", "mort")
 
     # ------------------------------------------------------------------ sheets
 
@@ -219,12 +220,12 @@ class Cydonia(GameSystem[CydoniaSheet]):
                  f"malus −{abs(etat.malus)}" if etat.malus else "",
                  accord(g, "transformé", "transformée", "transformation")
                  + f" ({etat.transformation} tour(s))" if etat.transformation else "",
-                 f"{state_label('assomme', g)} ({etat.assomme} dégâts)" if etat.assomme else "",
+                 f"{etat.assomme} dégâts d'assommement" if etat.assomme else "",
                  state_label("paralyse", g) if etat.paralyse else "",
                  accord(g, f"immobilisé par {etat.immobilise}", f"immobilisée par {etat.immobilise}",
                         f"sous la prise {de(str(etat.immobilise))}") if etat.immobilise else "",
                  f"élan {etat.elan}/2" if etat.elan else "",
-                 "soigné aujourd'hui (Médecine)" if etat.soigne else ""]
+                 "Médecine reçue aujourd'hui" if etat.soigne else ""]
         return tuple(f for f in found if f)
 
     def turn_start(self, request: TurnRequest[CydoniaSheet], source: DiceSource) -> Outcome | None:

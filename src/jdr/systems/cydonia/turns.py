@@ -28,7 +28,7 @@ def _transformation(c: Character) -> tuple[Result | None, tuple[Update, ...]]:
     if not left:
         return None, ()
     if left > 1:
-        line = Line(f"transformé : encore {left - 1} tour(s)", "R000.40")
+        line = Line(f"transformation : encore {left - 1} tour(s)", "R000.40")
         return Notes(f"{c.name} : transformation", (line,), "R000.40"), ((("etat", "transformation"),
                                                                           left - 1),)
     updates, lines = revert(c)

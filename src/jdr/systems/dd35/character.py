@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jdr.core.check import Modifier
+from jdr.core.french import Genre, state_label
 from jdr.core.results import Line
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
@@ -126,6 +127,11 @@ class Character:
     def name(self) -> str:
         return self.sheet.nom
 
+    @property
+    def genre(self) -> Genre:
+        """How the messages agree (`genre` on the sheet; None: neutral wording)."""
+        return self.sheet.genre
+
     def score(self, ability: str) -> int:
         return int(getattr(self.sheet.caracteristiques, ability))
 
@@ -231,7 +237,8 @@ class Character:
         """Why this character cannot act (French, with the rule id), or None."""
         if not self.out_of_combat:
             return None
-        return Line(f"hors de combat ({self.current_hp} PV : 0 ou moins)", "D-ALL.02")
+        return Line(f"{state_label('hors_de_combat', self.genre)} ({self.current_hp} PV : 0 ou "
+                    "moins)", "D-ALL.02")
 
     def require_able(self) -> None:
         """D-ALL.02: refuse any action (attack, manoeuvre, active check, rule) by a character

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from jdr.core.check import CheckResult, Modifier
+from jdr.core.french import accord
 from jdr.core.results import AttackReport, Damage, Health, Line, StateChange
 from jdr.dice.notation import Die
 from jdr.dice.source import DiceSource
@@ -132,10 +133,12 @@ def _attack_notes(defender: Character, ac: int, blow: Blow, reduction: tuple[Lin
                   ) -> tuple[Line, ...]:
     notes: list[Line] = []
     if blow.flat_footed and defender.sheet.etat.surpris:
-        notes.append(Line(f"{defender.name} est surpris, donc pris au dépourvu : CA {ac}",
-                          "A002.21"))
+        caught = accord(defender.genre, "surpris, donc pris", "surprise, donc prise",
+                        "surprise : attaque")
+        notes.append(Line(f"{defender.name} : {caught} au dépourvu, CA {ac}", "A002.21"))
     elif blow.flat_footed:
-        notes.append(Line(f"{defender.name} est pris au dépourvu : CA {ac}", "R002.06"))
+        caught = accord(defender.genre, "pris", "prise", "attaque")
+        notes.append(Line(f"{defender.name} : {caught} au dépourvu, CA {ac}", "R002.06"))
     if blow.full:
         notes.append(Line("attaque complète : toutes les attaques itératives, une Action "
                           "Complexe", "A002.20"))

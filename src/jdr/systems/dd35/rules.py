@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from jdr.core.check import Check, CheckResult, Odds
 from jdr.core.contest import Contest, ContestResult
+from jdr.core.french import accord
 from jdr.core.options import Options
 from jdr.core.results import AttackReport, Line, Notes, Report
 from jdr.core.system import Loaded, Outcome, SheetChange
@@ -55,8 +56,8 @@ def cast(sheets: Sequence[Loaded[Sheet]], rule: str, least: int, most: int | Non
     names = [normalize(s.name) for s in sheets]
     for i, name in enumerate(names):
         if name in names[:i]:
-            raise RuleError(f"règle « {rule} » : « {sheets[i].name} » est nommé deux fois "
-                            "(un personnage ne se vise pas lui-même)")
+            raise RuleError(f"règle « {rule} » : « {sheets[i].name} », nom donné deux fois "
+                            "(personne ne se vise soi-même)")
 
 
 # ------------------------------------------------------------------ manoeuvre (R002.15)
@@ -103,17 +104,19 @@ def manoeuvre_odds(author: Character, targets: Sequence[Character], opts: Option
     affected = [1 - (s.odds().success or Fraction(0)) for s in saves]
     name = opts.text("manoeuvre") or DEFAULT_MANOEUVRE
     return count_odds(f"{author.name} — {name} (ND {dc})", affected,
-                      [t.name for t in targets], ("affecté", "affectés"), notes, "R002.15")
+                      [t.name for t in targets], ("affecté", "affectés"), notes, "R002.15",
+                      each="manœuvre réussie contre")
 
 
 def count_odds(label: str, chances: Sequence[Fraction], names: Sequence[str],
                verb: tuple[str, str], notes: tuple[Line, ...], rule: str,
-               joint: Sequence[Fraction] | None = None) -> Odds:
+               joint: Sequence[Fraction] | None = None, each: str = "") -> Odds:
     """Odds of a rule that reaches several characters: `distribution` is that of how many are
     reached (`joint`, or independent chances convolved), `success` P(at least one). `verb`:
-    the French participle, singular and plural."""
+    the French participle, singular and plural (of « personnage »); `each`: what befalls each
+    one, before its name (« manœuvre réussie contre »)."""
     counts = list(joint) if joint is not None else _convolve(chances)
-    extra = tuple((f"p_{i + 1}", f"{name} {verb[0]}", p)
+    extra = tuple((f"p_{i + 1}", f"{each} {name}", p)
                   for i, (name, p) in enumerate(zip(names, chances, strict=True)))
     if len(names) > 1:
         extra += (("p_tous", f"tous {verb[1]}", counts[-1]),)
@@ -182,12 +185,15 @@ def surprise(ambusher: Character, targets: Sequence[Loaded[Sheet]], characters: 
         result = contest.resolve(rolled, contest.opponent.roll(source))
         results.append(result)
         if result.winner == "actor":
-            lines.append(Line(f"{target.name} est surpris : pris au dépourvu (CA sans Dextérité) "
-                              "jusqu'à la fin du premier round", "A002.21"))
+            caught = accord(target.genre, "surpris, donc pris", "surprise, donc prise",
+                            "surprise réussie : au dépourvu")
+            lines.append(Line(f"{target.name} : {caught} au dépourvu (CA sans Dextérité) jusqu'à "
+                              "la fin du premier round", "A002.21"))
             if not target.model.etat.surpris:
                 changes.append(SheetChange(target.doc, ("etat", "surpris"), True))
         else:
-            lines.append(Line(f"{target.name} n'est pas surpris", "A002.21"))
+            lines.append(Line(f"{target.name} : " + accord(target.genre, "pas surpris",
+                              "pas surprise", "la surprise échoue"), "A002.21"))
     title = _surprise_title(ambusher, characters)
     return Outcome(Report(title, tuple(results), tuple(lines), "A002.21"), tuple(changes))
 
@@ -205,7 +211,7 @@ def surprise_odds(ambusher: Character, targets: Sequence[Character], opts: Optio
         for i, w in enumerate(won):
             each[i] += p if w else 0
     return count_odds(_surprise_title(ambusher, targets), each, [t.name for t in targets],
-                      ("surpris", "surpris"), (), "A002.21", joint)
+                      ("surpris", "surpris"), (), "A002.21", joint, "surprise réussie contre")
 
 
 def _surprise_title(ambusher: Character, targets: Sequence[Character]) -> str:

@@ -57,6 +57,7 @@ class Dd35System(GameSystem[Sheet]):
     seed = "002_7c1c454f5d826199.txt"
     actions = ACTIONS
     ladder = None  # the document names no difficulty ladder: a DC is a number
+    states = ("debout", "hors_de_combat")
 
     def __init__(self, rules: Rules | None = None) -> None:
         self.rules = rules or Rules()
@@ -225,8 +226,12 @@ class Dd35System(GameSystem[Sheet]):
         return Health("pv", c.current_hp, c.current_hp, c.max_hp)
 
     def conditions(self, sheet: Loaded[Sheet]) -> tuple[str, ...]:
+        from jdr.core.french import accord
+
         etat = sheet.model.etat
-        found = ("surpris (pris au dépourvu)" if etat.surpris else "",
+        caught = accord(sheet.genre, "surpris (pris au dépourvu)", "surprise (prise au dépourvu)",
+                        "au dépourvu (surprise)")
+        found = (caught if etat.surpris else "",
                  "attend (n'agit pas ce round)" if etat.attend else "")
         return tuple(f for f in found if f)
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from jdr.core.check import Check, CheckResult, Odds
-from jdr.core.french import de
+from jdr.core.french import de, is_state, state_label
 from jdr.core.results import Line, Notes, Report
 from jdr.core.system import Chooser, Loaded, Outcome, SheetChange, default_choice
 from jdr.dice.source import DiceSource
@@ -37,13 +37,18 @@ from jdr.systems.felins.sheet import Cat
 # ------------------------------------------------------------------ Soigner (R004.33)
 
 
+def _dead(cat: Cat) -> str:
+    """« Mistigri est morte » / « … est mort » / « … est sans vie »."""
+    return is_state(cat.name, "mort", cat.genre)
+
+
 def refuse_care(patient: Cat, next_day: bool) -> None:
     """R004.32 no care brings back the dead; R004.33 a success is not retried to do better, a
     failure only the next day (`--opt lendemain=oui`)."""
     if patient.state == "mort":
-        raise RuleError(f"{patient.name} est mort : aucun soin ne le ramène (R004.32)")
+        raise RuleError(f"{_dead(patient)} : aucun soin ne ramène à la vie (R004.32)")
     if patient.care == "reussi":
-        raise RuleError(f"{patient.name} a déjà été soigné avec succès : le jet ne se retente pas "
+        raise RuleError(f"le soin {de(patient.name)} a déjà réussi : le jet ne se retente pas "
                         "pour faire mieux ; de nouvelles blessures pourront l'être (R004.33)")
     if patient.care == "rate" and not next_day:
         raise RuleError(f"le soin {de(patient.name)} a échoué : nouvel essai le lendemain "
@@ -91,10 +96,10 @@ def healed(patient: Cat, roll: CheckResult, source: DiceSource,
 
 def _heal_verdict(roll: CheckResult) -> Line:
     if roll.critical == "failure":
-        return Line("maladresse : le blessé subit 1 niveau de blessure de plus ; nouvel essai "
-                    "le lendemain", "R004.33")
+        return Line("maladresse : 1 niveau de blessure de plus pour le chat soigné ; nouvel "
+                    "essai le lendemain", "R004.33")
     if roll.success:
-        return Line("soin réussi : il ne peut pas être retenté pour faire mieux", "R004.33")
+        return Line("soin réussi : le jet ne se retente pas pour faire mieux", "R004.33")
     return Line("soin raté : nouvelle tentative possible le lendemain", "R004.33")
 
 
@@ -140,7 +145,7 @@ def den(patient: Loaded[Cat], days: int, config: FelinsConfig = DEFAULT) -> Outc
     a Soigner success (A004.23)."""
     cat = patient.model
     if cat.state == "mort":
-        raise RuleError(f"{cat.name} est mort : aucun soin ne le ramène (R004.32)")
+        raise RuleError(f"{_dead(cat)} : aucun soin ne ramène à la vie (R004.32)")
     after = replace(cat, wounds=max(0, cat.wounds - den_recovery(days)))
     if days >= 1:
         if cat.state in ("inconscient", tables.FLED):
@@ -162,10 +167,11 @@ def den(patient: Loaded[Cat], days: int, config: FelinsConfig = DEFAULT) -> Outc
 
 def _unconscious(cat: Cat) -> None:
     if cat.state == "coma":
-        raise RuleError(f"{cat.name} est dans le coma : il n'en sort que par les soins d'un "
-                        "guérisseur (jdr regle soigner) (R004.32)")
+        raise RuleError(f"{cat.name} est dans le coma : seuls les soins d'un guérisseur l'en "
+                        "sortent (jdr regle soigner) (R004.32)")
     if cat.state != "inconscient":
-        raise RuleError(f"{cat.name} n'est pas inconscient (état : {tables.STATES[cat.state]})")
+        raise RuleError(f"rien à réveiller : {is_state(cat.name, cat.state, cat.genre)} "
+                        "(R004.32)")
 
 
 def wake(sheet: Loaded[Cat], minutes: int, source: DiceSource | None) -> Outcome:
@@ -183,7 +189,8 @@ def wake(sheet: Loaded[Cat], minutes: int, source: DiceSource | None) -> Outcome
     left = max(0, remaining - minutes)
     after = replace(cat, unconscious_minutes=left, state="inconscient" if left else "conscient")
     text = (f"{cat.name} se réveille" if not left
-            else f"{cat.name} reste inconscient encore {left} minute(s)")
+            else f"{cat.name} reste {state_label('inconscient', cat.genre)} encore "
+                 f"{left} minute(s)")
     line = Line(f"{minutes} minute(s) passent : {text}", "R004.32")
     outcome = WoundOutcome(cat, after)
     title = f"{cat.name} : réveil (3d10 × 5 minutes)"
@@ -196,7 +203,7 @@ def wake_odds(cat: Cat, minutes: int) -> Odds:
     """P(awake after `minutes`): certain from the minutes on the sheet, else the exact law of
     the 3d10 × 5 that `wake` would roll."""
     _unconscious(cat)
-    label = f"{cat.name} réveillé au bout de {minutes} minute(s)"
+    label = f"réveil {de(cat.name)} au bout de {minutes} minute(s)"
     if cat.unconscious_minutes <= 0:
         return replace(duration_check(cat.name, minutes).odds(), label=label)
     awake = Fraction(int(cat.unconscious_minutes <= minutes))
@@ -216,7 +223,8 @@ def end_of_fight(sheets: tuple[Loaded[Cat], ...]) -> Outcome:
     for sheet in sheets:
         cat = sheet.model
         if cat.state != tables.FLED:
-            lines.append(Line(f"{cat.name} : {tables.STATES[cat.state]}, rien ne change"))
+            lines.append(Line(f"{cat.name} : {state_label(cat.state, cat.genre)}, rien ne "
+                              "change"))
             continue
         outcome = WoundOutcome(cat, replace(cat, state="conscient"))
         lines.append(Line(f"{cat.name} n'est plus en fuite", "R004.28"))

@@ -251,7 +251,8 @@ def keep_choice(check: Check, result: CheckResult, chooser: Chooser = default_ch
     choices = tuple(str(i + 1) for i in range(len(faces)))
     listed = ", ".join(f"{i + 1} ({f})" for i, f in enumerate(faces))
     prompt = f"{check.label} : dés {listed} ; garder quel dé ?"
-    answer = chooser(Question(prompt, choices, str(kept + 1), result))
+    labels = tuple(f"Garder le dé {i + 1} ({f})" for i, f in enumerate(faces))
+    answer = chooser(Question(prompt, choices, str(kept + 1), result, labels, check.who))
     if answer not in choices:
         raise RuleError(f"dé gardé : réponse « {str(answer)[:20]} » (autorisé : "
                         f"{', '.join(choices)})")

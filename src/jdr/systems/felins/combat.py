@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jdr.core.check import Check, CheckResult
-from jdr.core.french import Genre
+from jdr.core.french import Genre, accord, state_label
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import AttackReport, Damage, Health, Line, StateChange, Step
 from jdr.core.system import Chooser, Loaded, Outcome, SheetChange, default_choice
@@ -108,7 +108,8 @@ def _strike(attacker: Cat, defender: Cat, cover: Cover, source: DiceSource,
     (A004.05)."""
     attacker.require_able("attaquer")
     if defender.state == "mort":
-        raise RuleError(f"{defender.name} est déjà mort (R004.32)")
+        raise RuleError(f"{defender.name} est déjà {state_label('mort', defender.genre)} "
+                        "(R004.32)")
     roll = roll_kept(attack_check(attacker, defender, cover, config), source, chooser)
     wounds = wounds_from_margin(bool(roll.success), roll.margin)
     outcome = take_wounds(defender, wounds, source, config)
@@ -121,14 +122,16 @@ def _strike(attacker: Cat, defender: Cat, cover: Cover, source: DiceSource,
     return Blow(roll, wounds, outcome, will)
 
 
-def _summary(blow: Blow, attacker: str, defender: str) -> tuple[Line, ...]:
+def _summary(blow: Blow, attacker: str, defender: str, genre: Genre = None) -> tuple[Line, ...]:
     if not blow.roll.success:
         return (Line(f"{attacker} manque {defender}", "R004.24"),)
     if blow.wounds == 0:
-        return (Line(f"{defender} est touché sans blessure : seuls les poils volent", "R004.31"),)
+        hit = accord(genre, f"{defender} est touché sans blessure",
+                     f"{defender} est touchée sans blessure", f"le coup porte sans blesser {defender}")
+        return (Line(f"{hit} : seuls les poils volent", "R004.31"),)
     lines = list(blow.outcome.lines(levels=False))  # wounds: `Damage`, `Health`
     if blow.will is not None:
-        text = (f"{defender} est saisi par la peur et abandonne le combat jusqu'à sa fin"
+        text = (f"{defender} cède à la peur et abandonne le combat jusqu'à sa fin"
                 if blow.fled else f"{defender} tient bon et reste dans la lutte")
         lines.append(Line(text, "R004.28"))
     return tuple(lines)
@@ -154,7 +157,7 @@ def attack_report(attacker: Cat, defender: Cat, cover: Cover, blow: Blow,
         limit = conscious_limit(defender.characteristics["vigueur"], config)
         health = Health("blessures", blow.outcome.wounds_before, blow.outcome.wounds_after, limit)
     notes = (cover.line(defender.characteristics["agilite"]),
-             *_summary(blow, attacker.name, defender.name))
+             *_summary(blow, attacker.name, defender.name, defender.genre))
     return AttackReport(attacker.name, defender.name, hit, tuple(steps), damage, None, health,
                         _state(blow, defender.genre), blow.roll.critical, notes, "R004.23",
                         tables.SKILLS[tables.COMBAT_SKILL].name)

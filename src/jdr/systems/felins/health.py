@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from jdr.core.check import Check, CheckResult, Natural, Verdict
+from jdr.core.french import state_label
 from jdr.core.results import Line
 from jdr.core.system import Loaded, SheetChange
 from jdr.dice.source import DiceSource
@@ -53,8 +54,8 @@ def wake_judge(natural: Natural, total: int, threshold: int | None) -> Verdict:
     if threshold is None:
         return Verdict(None)
     if total <= threshold:
-        return Verdict(True, notes=(f"{threshold} minute(s) écoulée(s) : il se réveille "
-                                    f"(inconscient {total} minutes)",))
+        return Verdict(True, notes=(f"{threshold} minute(s) écoulée(s) : réveil (après {total} "
+                                    "minutes d'inconscience)",))
     return Verdict(False, notes=(f"{threshold} minute(s) écoulée(s) sur {total} : encore "
                                  f"{total - threshold} minute(s) d'inconscience",))
 
@@ -109,16 +110,19 @@ class WoundOutcome:
     def lines(self, levels: bool = True) -> tuple[Line, ...]:
         """French lines of what changed (rule ids apart); `levels=False` when the result shows
         the wounds and the state already (an attack's `Health` and `StateChange`)."""
-        name, out = self.before.name, []
+        name, genre, out = self.before.name, self.before.genre, []
         if levels and self.wounds_after != self.wounds_before:
             out.append(Line(f"{name} : blessures {self.wounds_before} → {self.wounds_after}",
                             "R004.31"))
         if levels and self.state_after != self.state_before:
-            out.append(Line(f"{name} est maintenant {tables.STATES[self.state_after]}", "R004.32"))
+            out.append(Line(f"{name} est maintenant {state_label(self.state_after, genre)}",
+                            "R004.32"))
         if self.duration is not None:
-            out.append(Line(f"inconscient pendant {self.duration.total} minutes", "R004.32"))
+            out.append(Line(f"{self.duration.total} minutes d'inconscience", "R004.32"))
         if self.state_after == "mort" and self.state_before != "mort":
-            out.append(Line(f"{name} est définitivement perdu", "R004.32"))
+            out.append(Line(f"{name} est perdu pour le clan, définitivement" if genre == "m" else
+                            f"{name} est perdue pour le clan, définitivement" if genre == "f" else
+                            f"le clan perd {name}, définitivement", "R004.32"))
         return tuple(out)
 
 

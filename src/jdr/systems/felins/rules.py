@@ -46,7 +46,7 @@ NEXT_DAY = OptionSpec(
     default=False, rule="R004.33")
 DAYS = OptionSpec("jours", "int", "jours passés à la tanière du guérisseur", rule="R004.32",
                   lo=1, hi=3650)
-MINUTES = OptionSpec("minutes", "int", "minutes qui passent pour le chat inconscient",
+MINUTES = OptionSpec("minutes", "int", "minutes écoulées pendant l'inconscience",
                      rule="R004.32", lo=1, hi=100_000)
 DURATION_DICE = "3d10 (durée de l'inconscience, 3d10 × 5 minutes)"
 
@@ -57,7 +57,7 @@ RULES: dict[str, RuleSpec] = {
         "ne se retente pas, un soin raté se retente le lendemain", (THRESHOLD, NEXT_DAY),
         dice="soigneur : " + CHANCE_DICE + " ; puis " + DURATION_DICE + " si le patient tombe "
         "inconscient (maladresse) ou sort du coma sans reprendre conscience",
-        usage="SOIGNEUR PATIENT (la même fiche deux fois : le chat se soigne lui-même)",
+        usage="SOIGNEUR PATIENT (la même fiche deux fois pour se soigner soi-même)",
         least=2, most=2),
     "tanniere": RuleSpec(
         "tanniere", "PATIENT --opt jours=N — jours à la tanière du guérisseur : un niveau de "

@@ -8,6 +8,7 @@ falling unconscious), its wound malus, the minutes of unconsciousness left, its 
 
 from __future__ import annotations
 
+from jdr.core.french import accord, is_state, state_label
 from jdr.core.results import Health, Line, Notes
 from jdr.core.system import Outcome, SheetChange, TurnRequest
 from jdr.dice.source import DiceSource
@@ -28,15 +29,15 @@ def incapacity(cat: Cat) -> Line | None:
     if cat.state == "conscient":
         return None
     if cat.state == tables.FLED:
-        return Line("en fuite : il a abandonné le combat jusqu'à sa fin (jdr regle fin_combat)",
-                    "R004.28")
+        return Line("en fuite : " + accord(cat.genre, "il a", "elle a", "le chat a")
+                    + " abandonné le combat jusqu'à sa fin (jdr regle fin_combat)", "R004.28")
     if cat.state == "inconscient":
         left = (f"encore {cat.unconscious_minutes} minute(s)" if cat.unconscious_minutes
                 else "3d10 × 5 minutes")
-        return Line(f"inconscient ({left})", "R004.32")
+        return Line(f"{state_label('inconscient', cat.genre)} ({left})", "R004.32")
     if cat.state == "coma":
         return Line("dans le coma : seuls les soins d'un guérisseur l'en sortent", "R004.32")
-    return Line("mort : définitivement perdu", "R004.32")
+    return Line(f"{state_label('mort', cat.genre)} : c'est définitif", "R004.32")
 
 
 def health(cat: Cat, config: FelinsConfig) -> Health:
@@ -71,7 +72,7 @@ def turn_start(request: TurnRequest[Cat], source: DiceSource, config: FelinsConf
     if config.round_minutes:
         return wake(sheet, config.round_minutes, source)
     if cat.unconscious_minutes:
-        return Outcome(Notes(f"{cat.name} est inconscient", (Line(
+        return Outcome(Notes(is_state(cat.name, "inconscient", cat.genre), (Line(
             f"réveil dans {cat.unconscious_minutes} minute(s) : jdr regle reveil quand le temps "
             "passe (un tour de combat n'a pas de durée dans les règles)", "R004.32"),), "R004.32"))
     duration = duration_check(cat.name).roll(source)

@@ -51,6 +51,7 @@ class FelinsSystem(GameSystem[Cat]):
     """Forum cats & clans game: Chance d10 keep one + skill ≥ threshold (RULES.md section 5)."""
 
     id = "felins"
+    states = ("debout", "en_fuite", "inconscient", "coma", "mort")
     title = "Félins — jeu de forum des clans de chats"
     seed = "004_5e543b2922acc546.txt"
     actions: Mapping[str, ActionSpec] = {**ACTIONS, **RULES}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from jdr.core.french import state_label
 from jdr.core.results import Row, Section, SheetView
 from jdr.core.system import SystemHelp
 from jdr.systems.felins import tables
@@ -22,7 +23,7 @@ def _identity(cat: Cat) -> Section:
         Row("reputation", "Réputation", rep, f"{rep} (duel +{reputation_bonus(rep)})", "R004.27"),
         Row("wounds", "Blessures", cat.wounds,
             f"{cat.wounds} (malus −{cat.wounds} à chaque jet)" if cat.wounds else "0", "R004.22"),
-        Row("state", "État", cat.state, tables.STATES[cat.state],
+        Row("state", "État", cat.state, state_label(cat.state, cat.genre),
             "R004.28" if cat.state == tables.FLED else "R004.32"),
         Row("unconscious_minutes", "Inconscience restante", cat.unconscious_minutes,
             f"{cat.unconscious_minutes} min" if cat.unconscious_minutes else "—", "R004.32"),

@@ -117,6 +117,7 @@ class MaitriseSystem(GameSystem[Character]):
     seed = "001_13101d48f57b5cde.txt"
     actions = ACTIONS
     ladder = None  # `--seuil N` is a minimum margin (R001.12 uses 10)
+    states = ("debout", "hors_de_combat", "mort")
 
     def __init__(self, config: MaitriseConfig = DEFAULT) -> None:
         self.config = config

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import ContestResult
-from jdr.core.french import accord, de, state_label
+from jdr.core.french import accord, de
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import (
     AttackReport,
@@ -58,7 +58,6 @@ from jdr.systems.maitrise.tables import (
     INCOMPETENT_DAMAGE,
     SPEED_MARGIN,
     STANDING,
-    STATE_WORDS,
     modifier,
 )
 
@@ -156,11 +155,13 @@ def _boost(result: CheckResult, amount: int, why: str, rule: str) -> CheckResult
     return replace(result, margin=margin, notes=(*result.notes, note))
 
 
-def _ask(chooser: Chooser, prompt: str, options: Mapping[str, str], shown: CheckResult
-         ) -> str | None:
+def _ask(chooser: Chooser, prompt: str, options: Mapping[str, str], shown: CheckResult,
+         who: str = "") -> str | None:
     """A critical's option chosen after seeing the die (R001.18 / R001.19); `aucune` by default,
-    as when nobody can be asked (the option can be given beforehand instead)."""
-    choice = chooser(Question(prompt, (*options, NO_OPTION), NO_OPTION, shown))
+    as when nobody can be asked (the option can be given beforehand instead). `who`: whose
+    critical it is (the defender's is the defender's choice)."""
+    labels = (*(text.split(" : ")[0] for text in options.values()), "Aucune option")
+    choice = chooser(Question(prompt, (*options, NO_OPTION), NO_OPTION, shown, labels, who))
     return None if choice == NO_OPTION else choice
 
 
@@ -173,7 +174,7 @@ def roll_attack(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
     if result.critical == "success" and plan.critical is None:
         plan = replace(plan, critical=_ask(
             chooser, f"Attaque critique {de(plan.attacker.name)} : quelle option ?",
-            ATTACK_CRITICALS, result))
+            ATTACK_CRITICALS, result, plan.attacker.name))
     if result.critical == "success" and plan.critical == "rapidite":
         result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.18")
     return plan, check, result
@@ -201,7 +202,7 @@ def roll_defence(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
     if result.critical == "success" and plan.defence_critical is None:
         plan = replace(plan, defence_critical=_ask(
             chooser, f"Défense critique {de(plan.defender.name)} : quelle option ?",
-            DEFENCE_CRITICALS, result))
+            DEFENCE_CRITICALS, result, plan.defender.name))
     if result.critical == "success":
         if plan.defence_critical == "rapidite":
             result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.19")
@@ -267,8 +268,8 @@ def _state_notes(defender: Character, state: StateChange) -> list[Line]:
         return [Line(f"{defender.name} tombe à 0 pv : hors de combat ; sa mort est la "
                      "décision du MJ (--opt mort=oui)", "D-001.30")]
     if state.after == DEAD:
-        return [Line(f"{defender.name} meurt : le MJ l'a décidé (noté sur la fiche, "
-                     "etat.mort)", "D-001.30")]
+        return [Line(f"{defender.name} meurt : le MJ l'a décidé (c'est noté sur la fiche)",
+                     "D-001.30")]
     return []
 
 
@@ -350,7 +351,7 @@ def _context_notes(plan: AttackPlan, request: AttackRequest[Character], attack: 
     """Notes on the exchange itself: states, a failed attack, a dodge against a critical."""
     notes: list[Line] = []
     if not plan.defender.can_act():
-        word = STATE_WORDS[plan.defender.state()]
+        word = plan.defender.state_words()
         notes.append(Line(f"{plan.defender.name} est {word} : aucune défense", "D-ALL.02"))
     if attack.critical == "failure":
         notes.append(Line("échec critique : l'attaque échoue", "A001.08"))
@@ -398,20 +399,13 @@ def attack(request: AttackRequest[Character], source: DiceSource, config: Maitri
 INITIATIVE = OrderRule(rolloff_sides=DIE, rule="A001.25", score_label="initiative")
 
 
-def _state_words(c: Character) -> str:
-    """D-001.30 the state in words, agreed (« morte (décision du MJ) »)."""
-    if c.state() == DEAD:
-        return f"{state_label('mort', c.genre)} (décision du MJ)"
-    return STATE_WORDS[c.state()]
-
-
 def initiative(sheets: tuple[Loaded[Character], ...], source: DiceSource) -> Order:
     """R001.24 / A001.25: order by Adresse, highest first; ties broken by d20 roll-offs (re-rolled while
     still tied), dice rolled in the order the sheets were given (`core.initiative.order`)."""
     chars = [s.model for s in sheets]
     ranked = order([Entrant(c.name, c.characteristic("adresse")) for c in chars], INITIATIVE,
                    source)
-    down = tuple(Line(f"{c.name} est {_state_words(c)} : "
+    down = tuple(Line(f"{c.name} est {c.state_words()} : "
                       + accord(c.genre, "il ne joue pas", "elle ne joue pas", "pas de tour"), "D-ALL.02")
                  for c in chars if not c.can_act())
     return replace(ranked, notes=down) if down else ranked

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from jdr.core.french import Genre
+from jdr.core.french import Genre, state_label
 from jdr.core.results import Line, Row, Section, SheetView
 from jdr.core.sheet import (
     GenreField,
@@ -246,7 +246,15 @@ class Character:
         state = self.state()
         if state == STANDING:
             return None
-        return Line(STATE_WORDS[state], "D-001.30, D-ALL.02")
+        return Line(self.state_words(), "D-001.30, D-ALL.02")
+
+    def state_words(self) -> str:
+        """D-001.30 the state in words, agreed (« hors de combat (0 pv) », « morte (décision du
+        MJ) »)."""
+        state = self.state()
+        if state == DEAD:
+            return f"{state_label('mort', self.genre)} (décision du MJ)"
+        return STATE_WORDS[state]
 
     def can_act(self) -> bool:
         return self.state() == STANDING
@@ -416,7 +424,7 @@ def _combat_rows(char: Character) -> tuple[Row, ...]:
             "R001.22"),
         Row("hit_points", "Points de vie", None if hp is None else hp[1],
             "inconnus" if hp is None else f"{hp[1]}/{hp[0]}", "A001.12"),
-        Row("state", "État", char.state(), STATE_WORDS[char.state()], "D-001.30"),
+        Row("state", "État", char.state(), char.state_words(), "D-001.30"),
         Row("initiative", "Initiative (Adresse)", char.characteristic("adresse"), "", "A001.25"),
     )
 

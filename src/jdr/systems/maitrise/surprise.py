@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from jdr.core.check import Check, CheckResult, Odds
 from jdr.core.contest import ContestResult
+from jdr.core.french import accord
 from jdr.core.options import ActionSpec, OptionSpec
 from jdr.core.results import Line, Report
 from jdr.core.system import Loaded, Outcome, RuleRequest
@@ -92,9 +93,11 @@ def plan(request: RuleRequest[Character], config: MaitriseConfig) -> SurprisePla
 
 def _verdict(result: ContestResult, target: Loaded[Character]) -> ContestResult:
     if result.winner == "actor":
-        line = Line(f"{target.name} est surpris : l'effet en est laissé au MJ", "A001.24")
+        caught = accord(target.genre, "surpris", "surprise", "surprise réussie")
+        line = Line(f"{target.name} : {caught} ; l'effet en est laissé au MJ", "A001.24")
     elif result.winner == "opponent":
-        line = Line(f"{target.name} n'est pas surpris", "R001.11")
+        line = Line(f"{target.name} : " + accord(target.genre, "pas surpris", "pas surprise",
+                                                 "la surprise échoue"), "R001.11")
     else:
         line = Line("personne ne l'emporte : pas de surprise", "A001.03")
     return replace(result, notes=(*result.notes, line))
@@ -145,7 +148,7 @@ def odds(request: RuleRequest[Character], config: MaitriseConfig) -> Odds:
             product *= c
         everyone += product
     base = surprise.actor.odds()
-    extra = tuple((f"surpris_{i + 1}", f"{s.name} surpris", each[i])
+    extra = tuple((f"surpris_{i + 1}", f"surprise réussie contre {s.name}", each[i])
                   for i, s in enumerate(request.sheets[1:]))
     return replace(base, label=f"Surprise : {request.sheets[0].name} contre toutes ses cibles",
                    success=everyone, threshold=None, extra=extra, rule=RULE,

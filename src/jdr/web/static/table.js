@@ -121,8 +121,9 @@
     };
   }
 
-  // « c'est ton tour » : badge dans le titre, bandeau (dans #avis), son et notification au choix
-  var title = document.title, wasMine = false;
+  // « c'est ton tour » et « choix en attente » : badge dans le titre, bandeau (dans #avis), son et
+  // notification au choix
+  var title = document.title, wasMine = false, wasWaiting = 0;
   var prefs = {son: localStorage.getItem('jdr-son') === '1'};
 
   function beep() {
@@ -140,8 +141,16 @@
     if (!avis) { return; }
     var mine = !!avis.querySelector('[data-mon-tour]');
     var asked = avis.querySelectorAll('[data-demande]').length;
-    var count = (mine ? 1 : 0) + asked;
+    var waiting = avis.querySelectorAll('[data-attente]').length;
+    var count = (mine ? 1 : 0) + asked + waiting;
     document.title = (count ? '(' + count + ') ' : '') + title;
+    if (waiting > wasWaiting) {
+      if (prefs.son) { beep(); }
+      if (window.Notification && Notification.permission === 'granted' && document.hidden) {
+        new Notification('Choix en attente', {body: avis.querySelector('[data-attente] p').textContent.trim()});
+      }
+    }
+    wasWaiting = waiting;
     if (mine && !wasMine) {
       if (prefs.son) { beep(); }
       if (window.Notification && Notification.permission === 'granted' && document.hidden) {

@@ -88,8 +88,10 @@
     if (!verif.verifiable) { return [seq, 'non_verifiable', String(verif.raison || 'dés hors de la dérivation')]; }
     if (s.problem) { return [seq, 'echec', s.problem]; }
     if (!s.seed) { return [seq, 'en_attente', 'graine pas encore révélée']; }
-    var before = s.contributions.filter(function (c) { return c[0] < seq; }).map(function (c) { return c[1]; });
-    var key = await entryKey(s.seed, number, seq, before);
+    // a roll that waited for a choice: its dice were drawn for its notice's number (tirage)
+    var drawn = verif.tirage === undefined || verif.tirage === null ? seq : Number(verif.tirage);
+    var before = s.contributions.filter(function (c) { return c[0] < drawn; }).map(function (c) { return c[1]; });
+    var key = await entryKey(s.seed, number, drawn, before);
     var dice = e.dice || [];
     for (var i = 0; i < dice.length; i++) {
       var sides = Number(dice[i].sides), got = Number(dice[i].face);
@@ -114,6 +116,18 @@
       var seq = Number(e.seq || 0);
       if (seq <= last) { checks.push([seq, 'echec', 'ordre du journal modifié : n° ' + seq + ' après n° ' + last]); }
       last = Math.max(last, seq);
+    }
+    var actions = {}, used = {};
+    entries.forEach(function (x) { actions[Number(x.seq || 0)] = String(x.action || ''); });
+    for (var d of entries) {  // a tirage: used once, before its entry, the number of a notice
+      var v = d.verif || {};
+      if (v.tirage === undefined || v.tirage === null) { continue; }
+      var at = Number(d.seq || 0), n = Number(v.tirage), id = String(v.seance) + ':' + n;
+      var other = actions[n];
+      if (n >= at || used[id] || (other !== undefined && other !== 'attente')) {
+        checks.push([at, 'echec', 'dés tirés pour le n° ' + n + ' : ce numéro sert déjà ou ne précède pas l\'entrée']);
+      }
+      used[id] = true;
     }
     var all = await seances(entries);
     for (var f of entries) {
