@@ -1,0 +1,223 @@
+"""The systems' rules compiled into exact outcome tables, cached by state.
+
+A *state* is one content of a sheet (its name aside): every state met is loaded (validated)
+once, and what the engines read of it (`fight.Look`: can act, dead, health left, low) is kept in
+arrays. A table is compiled once per pair of states, from the same definitions that give the
+odds:
+
+- the attack of state `a` on state `d`: `GameSystem.attack_outcomes` (by default `attack` itself
+  enumerated over every sequence of faces), each effect turned into the pair of states it leads
+  to;
+- the start of a turn (when the system has a `turn_start`): the hook enumerated on a state and
+  the combatant's encounter data (waking counts…);
+- the initiative of one character: the system's `initiative` on that character alone.
+
+Whatever cannot be compiled raises `CannotCompile` (the run falls back to the scalar engine).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from jdr.core.compile import MAX_DICE, MAX_PATHS, Effect, NotCompiled, effect_of
+from jdr.core.encounter import Combatant, EncounterState
+from jdr.core.sheet import SheetDocument
+from jdr.core.system import AttackRequest, GameSystem, GroupRequest, Loaded, SheetChange, TurnRequest
+from jdr.core.usecase import load
+from jdr.errors import DiceLimitError, JdrError
+from jdr.sim.fight import AnySystem, Look, health_top
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+Table = tuple[Floats, Ints, Ints]  # cumulative probabilities, next state (or data) per outcome
+
+
+class CannotCompile(Exception):
+    """A rule of this system cannot be compiled here (`what`: in French)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+def _without_name(plain: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in plain.items() if k.lower() != "nom"}
+
+
+def cumulative(probabilities: list[Fraction]) -> Floats:
+    cum = np.cumsum(np.array([float(p) for p in probabilities], dtype=np.float64))
+    cum[-1] = 1.0  # the last outcome takes whatever rounding left
+    return cum
+
+
+class Compiled:
+    """The states met and the tables compiled for one system (kept for the whole process)."""
+
+    def __init__(self, system: AnySystem) -> None:
+        self.system = system
+        self.keys: dict[str, int] = {}
+        self.plains: list[dict[str, Any]] = []
+        self.looks: list[Look] = []
+        self.attacks: dict[tuple[int, int], Table] = {}
+        self.turns: dict[tuple[int, int], Table] = {}
+        self.initiatives: dict[int, tuple[Ints, Floats]] = {}
+        self.data_keys: dict[str, int] = {"{}": 0}
+        self.datas: list[dict[str, Any]] = [{}]
+        self._arrays: tuple[Any, ...] | None = None
+        self.turn_hook = type(system).turn_start is not GameSystem.turn_start
+        self.round_hook = type(system).round_start is not GameSystem.round_start
+        from jdr.sim.relative import Relative
+
+        self.relative = Relative(self) if system.attack_health_relative else None
+
+    # ------------------------------------------------------------------ states
+
+    def state(self, plain: dict[str, Any]) -> int:
+        """The id of a sheet content (loaded and read once)."""
+        body = _without_name(plain)
+        key = json.dumps(body, sort_keys=True)
+        found = self.keys.get(key)
+        if found is not None:
+            return found
+        sheet = self.sheet_of(body, "Personnage")
+        self.keys[key] = len(self.plains)
+        self.plains.append(body)
+        self.looks.append(Look.of(self.system, sheet, health_top(self.system, sheet)))
+        self._arrays = None
+        return self.keys[key]
+
+    def sheet_of(self, body: dict[str, Any], name: str) -> Loaded[Any]:
+        data = {"nom": name, **json.loads(json.dumps(body))}
+        return load(self.system, SheetDocument(Path(f"{name}.yaml"), data))
+
+    def doc_of(self, state: int) -> SheetDocument:
+        """A copy of the state's sheet, to change (under a neutral name)."""
+        data = {"nom": "Personnage", **json.loads(json.dumps(self.plains[state]))}
+        return SheetDocument(Path("etat.yaml"), data)
+
+    def fresh(self, state: int, name: str) -> Loaded[Any]:
+        return self.sheet_of(self.plains[state], name)
+
+    def arrays(self) -> tuple[Any, Floats, Any, Any]:
+        """(able, health, low, dead) of every state, as numpy arrays indexed by state id."""
+        if self._arrays is None:
+            self._arrays = (np.array([k.able for k in self.looks], dtype=bool),
+                            np.array([k.health for k in self.looks], dtype=np.float64),
+                            np.array([k.low for k in self.looks], dtype=bool),
+                            np.array([k.dead for k in self.looks], dtype=bool))
+        return self._arrays
+
+    def after(self, state: int, effect: Effect, role: int) -> int:
+        """The state a sheet reaches once the effect's changes on `role` are applied."""
+        mine = [c for c in effect if c[0] == role]
+        if not mine:
+            return state
+        doc = self.doc_of(state)
+        for _, path, value, pool in mine:
+            SheetChange(doc, path, json.loads(value), pool).apply()
+        return self.state(doc.plain())
+
+    # ------------------------------------------------------------------ tables
+
+    def attack(self, a: int, d: int) -> Table:
+        table = self.attacks.get((a, d))
+        if table is None:
+            table = self.attacks[(a, d)] = self._attack(a, d)
+        return table
+
+    def _outcomes(self, a: int, d: int) -> dict[Effect, Fraction]:
+        attacker, defender = self.fresh(a, "Attaquant"), self.fresh(d, "Défenseur")
+        try:
+            outcomes = self.system.attack_outcomes(AttackRequest(attacker, defender))
+        except JdrError as exc:
+            raise CannotCompile(f"l'attaque ({exc})") from None
+        if outcomes is None:
+            raise CannotCompile(f"l'attaque (plus de {MAX_PATHS} suites de dés)")
+        return dict(outcomes)
+
+    def _attack(self, a: int, d: int) -> Table:
+        if self.relative is not None:
+            return self.relative.table(a, d)
+        outcomes = self._outcomes(a, d)
+        effects = list(outcomes)
+        return (cumulative([outcomes[e] for e in effects]),
+                np.array([self.after(a, e, 0) for e in effects], dtype=np.int64),
+                np.array([self.after(d, e, 1) for e in effects], dtype=np.int64))
+
+    def turn(self, state: int, data: int) -> Table:
+        table = self.turns.get((state, data))
+        if table is None:
+            table = self.turns[(state, data)] = self._turn(state, data)
+        return table
+
+    def _turn(self, state: int, data: int) -> Table:
+        from jdr.dice.enumerate import enumerate_truncated
+
+        sheet = self.fresh(state, "Personnage")
+
+        def play(source: Any) -> tuple[Effect, str]:
+            kept = json.loads(json.dumps(self.datas[data]))
+            encounter = EncounterState(order=[Combatant(sheet.name, 0, data=kept)])
+            outcome = self.system.turn_start(TurnRequest(encounter, sheet, (sheet,)), source)
+            return effect_of(outcome, (sheet.doc,)), json.dumps(kept, sort_keys=True)
+
+        try:
+            outcomes, cut = enumerate_truncated(play, MAX_DICE, MAX_PATHS)
+        except (DiceLimitError, NotCompiled, JdrError):
+            raise CannotCompile("le début de tour") from None
+        if cut:
+            raise CannotCompile("le début de tour (dés sans fin)")
+        keys = list(outcomes)
+        return (cumulative([outcomes[k] for k in keys]),
+                np.array([self.after(state, e, 0) for e, _ in keys], dtype=np.int64),
+                np.array([self._data(d) for _, d in keys], dtype=np.int64))
+
+    def _data(self, key: str) -> int:
+        if key not in self.data_keys:
+            self.data_keys[key] = len(self.datas)
+            self.datas.append(json.loads(key))
+        return self.data_keys[key]
+
+    def initiative(self, state: int) -> tuple[Ints, Floats]:
+        """The scores one character's initiative can give, and their cumulative odds."""
+        found = self.initiatives.get(state)
+        if found is None:
+            found = self.initiatives[state] = self._initiative(state)
+        return found
+
+    def _initiative(self, state: int) -> tuple[Ints, Floats]:
+        from jdr.core.initiative import order_of
+        from jdr.dice.enumerate import enumerate_truncated
+
+        sheet = self.fresh(state, "Personnage")
+
+        def score(source: Any) -> int:
+            result = self.system.initiative(GroupRequest((sheet,)), source).result
+            return order_of(result).entries[0].score
+
+        try:
+            odds, cut = enumerate_truncated(score, MAX_DICE, MAX_PATHS)
+        except (DiceLimitError, JdrError):
+            raise CannotCompile("l'initiative") from None
+        if cut:
+            raise CannotCompile("l'initiative (dés sans fin)")
+        scores = sorted(odds)
+        return np.array(scores, dtype=np.int64), cumulative([odds[s] for s in scores])
+
+
+_CACHE: dict[str, Compiled] = {}
+MAX_STATES = 200_000
+
+
+def compiled(system: AnySystem) -> Compiled:
+    """The process's tables for this system (emptied past MAX_STATES states)."""
+    found = _CACHE.get(system.id)
+    if found is None or found.system is not system or len(found.plains) > MAX_STATES:
+        found = _CACHE[system.id] = Compiled(system)
+    return found

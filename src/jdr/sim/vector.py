@@ -1,0 +1,165 @@
+"""N fights at once with numpy, drawing from the compiled tables (`jdr.sim.tables`).
+
+Each fight is a row; each character a column holding its state id (and, for a system with a
+`turn_start`, the id of its encounter data). The turns are played as the scalar engine plays
+them — the order of initiative (each character's score drawn from its compiled initiative, ties
+broken at random), the start of each turn, then the attack of whoever can act on the target its
+side's tactic picks — but for every fight at once: the fights that meet the same pair of states
+draw their outcome indices together from that pair's cumulative table. One generator
+(`numpy.random.Generator`, seeded by `--seed`) gives every draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from jdr.sim.fight import MAX_ROUNDS, Roster
+from jdr.sim.tables import Compiled, Table, compiled
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
+Progress = Callable[[int], None]  # fights finished so far
+
+
+@dataclass
+class Batch:
+    """The raw figures of N fights: winner (0, 1; −1 a draw), round it ended in, and per
+    character (columns) whether it fell, died, and its health left."""
+
+    winner: Ints
+    rounds: Ints
+    fell: Bools
+    dead: Bools
+    health: Floats
+
+
+def _groups(keys: Ints) -> list[tuple[int, Ints]]:
+    """The distinct keys, each with the rows that carry it."""
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(inverse, minlength=len(uniq)))))
+    return [(int(key), order[bounds[j]:bounds[j + 1]]) for j, key in enumerate(uniq)]
+
+
+def _draw(table: Table, rng: np.random.Generator, size: int) -> Ints:
+    cum = table[0]
+    picked = np.searchsorted(cum, rng.random(size), side="right")
+    return np.minimum(picked, len(cum) - 1)
+
+
+def initial_order(tables: Compiled, start: Ints, n: int, rng: np.random.Generator) -> Ints:
+    """Per fight, the columns in the order of play: each score drawn from the character's own
+    initiative, higher first, ties at random (the order given for a system without one)."""
+    columns = len(start)
+    if "initiative" not in tables.system.actions:
+        return np.tile(np.arange(columns), (n, 1))
+    scores = np.empty((n, columns), dtype=np.float64)
+    for c in range(columns):
+        values, cum = tables.initiative(int(start[c]))
+        scores[:, c] = values[_draw((cum, values, values), rng, n)]
+    return np.argsort(-scores + 0.5 * rng.random((n, columns)), axis=1)
+
+
+class _Run:
+    """The arrays of one batch in play."""
+
+    def __init__(self, roster: Roster, tactics: Sequence[str], n: int,
+                 rng: np.random.Generator) -> None:
+        self.tables = compiled(roster.system)
+        self.rng = rng
+        start = np.array([self.tables.state(p) for p in roster.plains()], dtype=np.int64)
+        self.states = np.tile(start, (n, 1))
+        self.datas = np.zeros_like(self.states)
+        self.order = initial_order(self.tables, start, n, rng)
+        self.sides = np.array(roster.sides, dtype=np.int64)
+        self.prudent = np.array([t == "prudente" for t in tactics], dtype=bool)
+        self.random = np.array([t == "hasard" for t in tactics], dtype=bool)
+        self.fell = ~self.tables.arrays()[0][self.states]
+        self.winner = np.full(n, -1, dtype=np.int64)
+        self.rounds = np.full(n, 0, dtype=np.int64)
+        self.active = np.ones(n, dtype=bool)
+
+    def turn_start(self, idx: Ints, actor: Ints) -> None:
+        keys = self.states[idx, actor] * (1 << 20) + self.datas[idx, actor]
+        for key, rows in _groups(keys):
+            table = self.tables.turn(key >> 20, key & ((1 << 20) - 1))
+            picked = _draw(table, self.rng, len(rows))
+            self.states[idx[rows], actor[rows]] = table[1][picked]
+            self.datas[idx[rows], actor[rows]] = table[2][picked]
+
+    def targets(self, idx: Ints, actor: Ints) -> tuple[Bools, Ints]:
+        """Who attacks (can act, has a target, does not stand back) and whom."""
+        able, health, low, _ = self.tables.arrays()
+        st = self.states[idx]
+        rows = np.arange(len(idx))
+        a, lo = able[st], low[st]
+        mine = self.sides[actor]
+        enemy = self.sides[None, :] != mine[:, None]
+        eligible = enemy & a
+        strong = eligible & ~lo
+        shield = self.prudent[1 - mine] & strong.any(axis=1)
+        eligible = np.where(shield[:, None], strong, eligible)
+        others = ~enemy & a & ~lo
+        others[rows, actor] = False
+        back = self.prudent[mine] & lo[rows, actor] & others.any(axis=1)
+        acting = a[rows, actor] & ~back & eligible.any(axis=1)
+        key = np.where(eligible, health[st], np.inf)
+        chance = self.random[mine]
+        if chance.any():
+            key[chance] = np.where(eligible[chance], self.rng.random((int(chance.sum()), st.shape[1])),
+                                   np.inf)
+        return acting, np.argmin(key, axis=1)
+
+    def attack(self, idx: Ints, actor: Ints) -> None:
+        acting, target = self.targets(idx, actor)
+        idx, actor, target = idx[acting], actor[acting], target[acting]
+        keys = self.states[idx, actor] * (1 << 31) + self.states[idx, target]
+        for key, rows in _groups(keys):
+            table = self.tables.attack(key >> 31, key & ((1 << 31) - 1))
+            picked = _draw(table, self.rng, len(rows))
+            self.states[idx[rows], actor[rows]] = table[1][picked]
+            self.states[idx[rows], target[rows]] = table[2][picked]
+
+    def settle(self, idx: Ints, rnd: int) -> None:
+        """Who fell; the fights where a side can no longer act end (a draw if both)."""
+        able = self.tables.arrays()[0][self.states[idx]]
+        self.fell[idx] |= ~able
+        standing = [(able & (self.sides == side)[None, :]).any(axis=1) for side in (0, 1)]
+        over = ~(standing[0] & standing[1])
+        ended = idx[over]
+        self.winner[ended] = np.where(standing[0][over], 0, np.where(standing[1][over], 1, -1))
+        self.rounds[ended] = rnd
+        self.active[ended] = False
+
+    def batch(self) -> Batch:
+        _, health, _, dead = self.tables.arrays()
+        return Batch(self.winner, self.rounds, self.fell, dead[self.states], health[self.states])
+
+
+def play_vector(roster: Roster, tactics: Sequence[str], n: int, rng: np.random.Generator,
+                max_rounds: int = MAX_ROUNDS, progress: Progress | None = None) -> Batch:
+    """`n` fights at once (raises `CannotCompile` when a rule of the system cannot be)."""
+    run = _Run(roster, tactics, n, rng)
+    run.settle(np.arange(n), 1)
+    columns = len(roster.fighters)
+    for rnd in range(1, max_rounds + 1):
+        for pos in range(columns):
+            idx = np.flatnonzero(run.active)
+            if idx.size == 0:
+                break
+            actor = run.order[idx, pos]
+            if run.tables.turn_hook:
+                run.turn_start(idx, actor)
+            run.attack(idx, actor)
+            run.settle(idx, rnd)
+        if progress is not None:
+            progress(n - int(run.active.sum()))
+        if not run.active.any():
+            break
+    run.rounds[run.active] = max_rounds  # no winner after the last round: a draw
+    return run.batch()
