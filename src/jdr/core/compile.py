@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 Change = tuple[int, tuple[str, ...], str, bool]
 Effect = tuple[Change, ...]
 
-MAX_PATHS = 20_000
+MAX_PATHS = 2_000
 MAX_DICE = 24
 
 

@@ -1,7 +1,8 @@
 """What every engine of the simulator shares: the roster (the sides and their copies), the
 tactics, what ends a fight, and the figures of one fight.
 
-A fight: the characters of both sides enter the order of initiative (the system's rule); at each
+A fight: the characters of both sides enter the order of initiative (the system's rule; an order
+drawn at random for a system without one); at each
 turn the rules' hooks run (`turn_start`, `round_start`), then whoever can act attacks an enemy
 chosen by its side's tactic, with the attack's defaults (`GameSystem.attack`). A side is beaten
 when none of its characters can act (`incapacity`); both at once, or no winner after

@@ -74,8 +74,12 @@ class _Fight:
             outcome = system.initiative(GroupRequest(tuple(self.sheets)), self.source)
             self.apply(outcome)
             entries = [(e.name, e.score) for e in order_of(outcome.result).entries]
-        else:  # the order given: side 1, then side 2
-            entries = [(s.name, len(self.sheets) - i) for i, s in enumerate(self.sheets)]
+        else:  # no initiative rule: an order drawn at random (Fisher–Yates, from the source)
+            names = [s.name for s in self.sheets]
+            for i in range(len(names) - 1, 0, -1):
+                j = self.source.roll(i + 1) - 1
+                names[i], names[j] = names[j], names[i]
+            entries = [(name, len(names) - i) for i, name in enumerate(names)]
         return EncounterState(order=[Combatant(name, score) for name, score in entries])
 
     def act(self, actor: int) -> None:

@@ -65,6 +65,7 @@ class Compiled:
         self.plains: list[dict[str, Any]] = []
         self.looks: list[Look] = []
         self.attacks: dict[tuple[int, int], Table] = {}
+        self.failed: dict[tuple[int, int], str] = {}  # what could not be compiled, and why
         self.turns: dict[tuple[int, int], Table] = {}
         self.initiatives: dict[int, tuple[Ints, Floats]] = {}
         self.data_keys: dict[str, int] = {"{}": 0}
@@ -128,7 +129,13 @@ class Compiled:
     def attack(self, a: int, d: int) -> Table:
         table = self.attacks.get((a, d))
         if table is None:
-            table = self.attacks[(a, d)] = self._attack(a, d)
+            if (a, d) in self.failed:
+                raise CannotCompile(self.failed[(a, d)])
+            try:
+                table = self.attacks[(a, d)] = self._attack(a, d)
+            except CannotCompile as exc:
+                self.failed[(a, d)] = exc.what
+                raise
         return table
 
     def _outcomes(self, a: int, d: int) -> dict[Effect, Fraction]:

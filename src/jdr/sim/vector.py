@@ -54,10 +54,10 @@ def _draw(table: Table, rng: np.random.Generator, size: int) -> Ints:
 
 def initial_order(tables: Compiled, start: Ints, n: int, rng: np.random.Generator) -> Ints:
     """Per fight, the columns in the order of play: each score drawn from the character's own
-    initiative, higher first, ties at random (the order given for a system without one)."""
+    initiative, higher first, ties at random (an order drawn at random for a system without one)."""
     columns = len(start)
     if "initiative" not in tables.system.actions:
-        return np.tile(np.arange(columns), (n, 1))
+        return np.argsort(rng.random((n, columns)), axis=1)
     scores = np.empty((n, columns), dtype=np.float64)
     for c in range(columns):
         values, cum = tables.initiative(int(start[c]))

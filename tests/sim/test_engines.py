@@ -1,0 +1,98 @@
+"""The simulator's engines agree: the vectorised one (compiled tables, numpy) with the engine's
+loop (the systems' own code, fight after fight), and an exact duel with its Monte Carlo."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from jdr.core.registry import get_system
+from jdr.core.sheet import SheetDocument
+from jdr.core.usecase import load
+from jdr.errors import JdrError, RuleError
+from jdr.sim.fight import roster
+from jdr.sim.run import play, scalar, simulate
+from sim.fighters import sheets
+
+TACTICS = ("faible", "faible")
+
+
+def _se(p: float, n: int) -> float:
+    return math.sqrt(max(p * (1 - p), 1 / n) / n)
+
+
+@pytest.mark.parametrize(("system_id", "n_scalar"), [("deuxdes", 200), ("maitrise", 100),
+                                                      ("dd35", 100)])
+def test_vectorised_agrees_with_the_engine_loop(system_id: str, n_scalar: int) -> None:
+    """Win probability and mean rounds within 4 standard errors (fixed seeds)."""
+    system, hero, goblin = sheets(system_id)
+    fighters = roster(system, [[hero], [goblin, goblin]])
+    vector = play(fighters, TACTICS, 4000, seed=1)
+    engine = scalar(fighters, TACTICS, n_scalar, seed=2)
+    assert vector.compiled and not engine.notes
+    se = math.hypot(_se(vector.win[0], 4000), _se(engine.win[0], n_scalar))
+    assert abs(vector.win[0] - engine.win[0]) < 4 * se
+    spread = max(1.0, sum((r - engine.rounds_mean) ** 2 * p for r, p in engine.rounds.items()))
+    assert abs(vector.rounds_mean - engine.rounds_mean) < 4 * math.sqrt(spread / n_scalar)
+    assert 0 < vector.win[0] < 1 and sum(engine.rounds.values()) == pytest.approx(1)
+
+
+@pytest.mark.parametrize("system_id", ["deuxdes", "maitrise"])
+def test_exact_duel_agrees_with_its_monte_carlo(system_id: str) -> None:
+    system, hero, goblin = sheets(system_id)
+    exact = simulate(system, [[hero], [goblin]], 20_000, seed=3)
+    drawn = simulate(system, [[hero], [goblin]], 20_000, seed=3, exact=False)
+    assert exact.exact and not drawn.exact
+    assert exact.win[0] + exact.win[1] + exact.draw == pytest.approx(1)
+    assert abs(drawn.win[0] - exact.win[0]) < 4 * _se(exact.win[0], 20_000)
+    assert abs(drawn.rounds_mean - exact.rounds_mean) < 0.05
+    for mine, theirs in zip(exact.characters, drawn.characters, strict=True):
+        assert abs(mine.fall - theirs.fall) < 4 * _se(mine.fall, 20_000)
+
+
+def test_two_identical_sheets_win_half_the_time() -> None:
+    system, hero, _ = sheets("maitrise")
+    exact = simulate(system, [[hero], [hero]], 10_000, seed=4)
+    assert exact.exact and exact.win[0] == pytest.approx(exact.win[1])
+    assert exact.win[0] == pytest.approx((1 - exact.draw) / 2)
+    drawn = simulate(system, [[hero], [hero]], 10_000, seed=4, exact=False)
+    assert abs(drawn.win[0] - 0.5 * (1 - drawn.draw)) < 4 * _se(0.5, 10_000)
+    assert [c.name for c in drawn.characters] == ["Bretteur", "Bretteur 2"]
+
+
+def test_a_system_that_does_not_compile_is_played_by_the_engine_and_says_so() -> None:
+    """Cydonia's attack asks for more face sequences than a table is compiled from: the engine's
+    loop plays every fight, the same figures as the scalar engine for the seed."""
+    system = get_system("cydonia")
+    nain, _, gobelin = (load(system, SheetDocument.from_text(t, Path(f"{i}.yaml")))
+                        for i, t in enumerate(system.demo_sheets()))
+    fighters = roster(system, [[nain], [gobelin, gobelin]])
+    played = play(fighters, TACTICS, 12, seed=5)
+    assert not played.compiled and "ne se compile pas" in played.notes[0]
+    assert played.to_json() == scalar(fighters, TACTICS, 12, seed=5, why="l'attaque (plus de 2000 "
+                                      "suites de dés)").to_json()
+
+
+def test_felins_with_luck_falls_back_to_the_engine() -> None:
+    """Félins rolls as many d10 as Chance: at Chance 2 the attack is over the path budget."""
+    system = get_system("felins")
+    text = system.template().replace("chance: 1 ", "chance: 2 ")
+    cat = load(system, SheetDocument.from_text(text, Path("chat.yaml")))
+    result = simulate(system, [[cat], [cat]], 20, seed=6)
+    assert not result.compiled and not result.exact
+    assert result.win[0] + result.win[1] + result.draw == pytest.approx(1)
+
+
+def test_refusals_are_french() -> None:
+    system, hero, _ = sheets("deuxdes")
+    with pytest.raises(JdrError, match="le camp 2 est vide"):
+        simulate(system, [[hero], []], 10)
+    with pytest.raises(JdrError, match="de 1 à 1 000 000"):
+        simulate(system, [[hero], [hero]], 0)
+    with pytest.raises(JdrError, match="tactique"):
+        simulate(system, [[hero], [hero]], 10, tactics=["bourrin"])
+    cyd = get_system("cyd")
+    with pytest.raises(RuleError, match="pas de règle d'attaque"):
+        roster(cyd, [[hero], [hero]])
