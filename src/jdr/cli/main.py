@@ -40,6 +40,7 @@ def _campaign_commands() -> None:
 
 
 _campaign_commands()
+__import__("jdr.cli.simulate", fromlist=["register"]).register(app)  # jdr simuler (issue 20)
 
 SEED_MAX = 999_999_999
 
