@@ -35,7 +35,7 @@ def _figure(sim: Simulation) -> object:
     left.set_ylim(0, 1.12)
     left.set_ylabel("chance")
     left.set_title("Issue du combat")
-    rounds = sorted(sim.rounds.items())
+    rounds = [(r, p) for r, p in sorted(sim.rounds.items()) if p >= 0.001] or [(0, 0.0)]
     right.bar([r for r, _ in rounds], [p for _, p in rounds], color=COLOURS[0])
     right.set_xlabel("round de la fin du combat")
     right.set_ylabel("part des combats")

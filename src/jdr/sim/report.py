@@ -42,8 +42,9 @@ def side_lines(sim: Simulation) -> list[str]:
 
 
 def rounds_line(sim: Simulation, shown: int = 12) -> str:
-    parts = [f"{r} : {percent(p)}" for r, p in sorted(sim.rounds.items())[:shown]]
-    more = " …" if len(sim.rounds) > shown else ""
+    seen = [(r, p) for r, p in sorted(sim.rounds.items()) if p >= 0.0005]  # 0,1 % or more
+    parts = [f"{r} : {percent(p)}" for r, p in seen[:shown]]
+    more = " …" if len(seen) > shown else ""
     return (f"Rounds : {number(sim.rounds_mean, 2)} en moyenne ; répartition "
             + " · ".join(parts) + more)
 
