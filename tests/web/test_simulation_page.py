@@ -8,10 +8,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sim.fighters import SHEETS
 from web_support import Table, add_character, bearer, in_process, invite, make_table
 
 from jdr.web.origin import csrf_token
+from sim.fighters import SHEETS
 
 pytestmark = pytest.mark.anyio
 

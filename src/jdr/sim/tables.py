@@ -46,6 +46,39 @@ class CannotCompile(Exception):
         self.what = what
 
 
+class Flat:
+    """Tables laid end to end, for one vectorised draw over many tables at once: table `t`'s
+    cumulative probabilities are stored as `t + cum` (so the segments are in increasing order),
+    and a uniform `u` drawn for a row of table `t` is found by `searchsorted(flat, t + u)`."""
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[int, int], int] = {}
+        self.tables: list[Table] = []
+        self._arrays: tuple[Floats, Ints, Ints, Ints] | None = None
+
+    def add(self, key: tuple[int, int], table: Table) -> int:
+        self.ids[key] = len(self.tables)
+        self.tables.append(table)
+        self._arrays = None
+        return self.ids[key]
+
+    def arrays(self) -> tuple[Floats, Ints, Ints, Ints]:
+        """(shifted cumulative probabilities, last index of each table, next first, next second)."""
+        if self._arrays is None:
+            cum = np.concatenate([t[0] + i for i, t in enumerate(self.tables)])
+            last = np.cumsum([len(t[0]) for t in self.tables]) - 1
+            self._arrays = (cum, last.astype(np.int64), np.concatenate([t[1] for t in self.tables]),
+                            np.concatenate([t[2] for t in self.tables]))
+        return self._arrays
+
+    def draw(self, ids: Ints, rng: np.random.Generator) -> tuple[Ints, Ints]:
+        """One outcome per row (`ids`: each row's table): its two next values."""
+        cum, last, first_next, second_next = self.arrays()
+        picked = np.minimum(np.searchsorted(cum, ids + rng.random(len(ids)), side="right"),
+                            last[ids])
+        return first_next[picked], second_next[picked]
+
+
 def _without_name(plain: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in plain.items() if k.lower() != "nom"}
 
@@ -64,9 +97,9 @@ class Compiled:
         self.keys: dict[str, int] = {}
         self.plains: list[dict[str, Any]] = []
         self.looks: list[Look] = []
-        self.attacks: dict[tuple[int, int], Table] = {}
+        self.attacks = Flat()
         self.failed: dict[tuple[int, int], str] = {}  # what could not be compiled, and why
-        self.turns: dict[tuple[int, int], Table] = {}
+        self.turns = Flat()
         self.initiatives: dict[int, tuple[Ints, Floats]] = {}
         self.data_keys: dict[str, int] = {"{}": 0}
         self.datas: list[dict[str, Any]] = [{}]
@@ -127,16 +160,20 @@ class Compiled:
     # ------------------------------------------------------------------ tables
 
     def attack(self, a: int, d: int) -> Table:
-        table = self.attacks.get((a, d))
-        if table is None:
+        return self.attacks.tables[self.attack_id(a, d)]
+
+    def attack_id(self, a: int, d: int) -> int:
+        """The attack table of `a` on `d` (compiled once), by its number."""
+        found = self.attacks.ids.get((a, d))
+        if found is None:
             if (a, d) in self.failed:
                 raise CannotCompile(self.failed[(a, d)])
             try:
-                table = self.attacks[(a, d)] = self._attack(a, d)
+                found = self.attacks.add((a, d), self._attack(a, d))
             except CannotCompile as exc:
                 self.failed[(a, d)] = exc.what
                 raise
-        return table
+        return found
 
     def _outcomes(self, a: int, d: int) -> dict[Effect, Fraction]:
         attacker, defender = self.fresh(a, "Attaquant"), self.fresh(d, "Défenseur")
@@ -157,11 +194,12 @@ class Compiled:
                 np.array([self.after(a, e, 0) for e in effects], dtype=np.int64),
                 np.array([self.after(d, e, 1) for e in effects], dtype=np.int64))
 
-    def turn(self, state: int, data: int) -> Table:
-        table = self.turns.get((state, data))
-        if table is None:
-            table = self.turns[(state, data)] = self._turn(state, data)
-        return table
+    def turn_id(self, state: int, data: int) -> int:
+        """The start-of-turn table of a state and its encounter data (compiled once)."""
+        found = self.turns.ids.get((state, data))
+        if found is None:
+            found = self.turns.add((state, data), self._turn(state, data))
+        return found
 
     def _turn(self, state: int, data: int) -> Table:
         from jdr.dice.enumerate import enumerate_truncated

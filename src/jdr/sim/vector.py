@@ -5,7 +5,8 @@ Each fight is a row; each character a column holding its state id (and, for a sy
 them — the order of initiative (each character's score drawn from its compiled initiative, ties
 broken at random), the start of each turn, then the attack of whoever can act on the target its
 side's tactic picks — but for every fight at once: the fights that meet the same pair of states
-draw their outcome indices together from that pair's cumulative table. One generator
+draw their outcome indices together (every table laid end to end: one `searchsorted` for all
+the fights of a turn, `tables.Flat`). One generator
 (`numpy.random.Generator`, seeded by `--seed`) gives every draw.
 """
 
@@ -36,14 +37,6 @@ class Batch:
     fell: Bools
     dead: Bools
     health: Floats
-
-
-def _groups(keys: Ints) -> list[tuple[int, Ints]]:
-    """The distinct keys, each with the rows that carry it."""
-    uniq, inverse = np.unique(keys, return_inverse=True)
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(inverse, minlength=len(uniq)))))
-    return [(int(key), order[bounds[j]:bounds[j + 1]]) for j, key in enumerate(uniq)]
 
 
 def _draw(table: Table, rng: np.random.Generator, size: int) -> Ints:
@@ -86,11 +79,12 @@ class _Run:
 
     def turn_start(self, idx: Ints, actor: Ints) -> None:
         keys = self.states[idx, actor] * (1 << 20) + self.datas[idx, actor]
-        for key, rows in _groups(keys):
-            table = self.tables.turn(key >> 20, key & ((1 << 20) - 1))
-            picked = _draw(table, self.rng, len(rows))
-            self.states[idx[rows], actor[rows]] = table[1][picked]
-            self.datas[idx[rows], actor[rows]] = table[2][picked]
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        ids = np.array([self.tables.turn_id(int(k) >> 20, int(k) & ((1 << 20) - 1)) for k in uniq],
+                       dtype=np.int64)
+        state, data = self.tables.turns.draw(ids[inverse], self.rng)
+        self.states[idx, actor] = state
+        self.datas[idx, actor] = data
 
     def targets(self, idx: Ints, actor: Ints) -> tuple[Bools, Ints]:
         """Who attacks (can act, has a target, does not stand back) and whom."""
@@ -119,11 +113,12 @@ class _Run:
         acting, target = self.targets(idx, actor)
         idx, actor, target = idx[acting], actor[acting], target[acting]
         keys = self.states[idx, actor] * (1 << 31) + self.states[idx, target]
-        for key, rows in _groups(keys):
-            table = self.tables.attack(key >> 31, key & ((1 << 31) - 1))
-            picked = _draw(table, self.rng, len(rows))
-            self.states[idx[rows], actor[rows]] = table[1][picked]
-            self.states[idx[rows], target[rows]] = table[2][picked]
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        ids = np.array([self.tables.attack_id(int(k) >> 31, int(k) & ((1 << 31) - 1))
+                        for k in uniq], dtype=np.int64)
+        attacker, defender = self.tables.attacks.draw(ids[inverse], self.rng)
+        self.states[idx, actor] = attacker
+        self.states[idx, target] = defender
 
     def settle(self, idx: Ints, rnd: int) -> None:
         """Who fell; the fights where a side can no longer act end (a draw if both)."""
