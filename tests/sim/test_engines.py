@@ -73,6 +73,8 @@ def test_a_system_that_does_not_compile_is_played_by_the_engine_and_says_so() ->
     assert not played.compiled and "ne se compile pas" in played.notes[0]
     assert played.to_json() == scalar(fighters, TACTICS, 12, seed=5, why="l'attaque (plus de 2000 "
                                       "suites de dés)").to_json()
+    with pytest.raises(JdrError, match="1000 combats au plus ici"):
+        simulate(system, [[nain], [gobelin]], 2000, seed=5, scalar_max=1000)
 
 
 def test_felins_with_luck_falls_back_to_the_engine() -> None:

@@ -10,6 +10,7 @@ from jdr.errors import JdrError
 from jdr.sim.summary import Simulation
 
 WEB_MAX_N = 20_000
+WEB_SCALAR_MAX = 1_000  # fights played one by one (rules that do not compile) on the table
 
 
 def _names(params: Mapping[str, Any], key: str, side: int) -> list[str]:
@@ -59,4 +60,4 @@ def simulate_params(ws: Any, params: Mapping[str, Any]) -> Simulation:
 
     first, second, n, seed, tactics = checked(params)
     system, sides = resolve(ws, [first, second])
-    return simulate(system, sides, n, seed, tactics)
+    return simulate(system, sides, n, seed, tactics, scalar_max=WEB_SCALAR_MAX)

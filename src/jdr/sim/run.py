@@ -36,8 +36,10 @@ def tactics_of(given: Sequence[str] | None) -> tuple[str, str]:
 def simulate(system: AnySystem, sides: Sequence[Sequence[Loaded[Any]]], n: int = DEFAULT_N,
              seed: int | None = None, tactics: Sequence[str] | None = None,
              max_rounds: int = MAX_ROUNDS, progress: Progress | None = None,
-             exact: bool = True) -> Simulation:
-    """Simulate `n` fights of sides[0] against sides[1] (nothing is written)."""
+             exact: bool = True, scalar_max: int | None = None) -> Simulation:
+    """Simulate `n` fights of sides[0] against sides[1] (nothing is written). `scalar_max`: the
+    most fights the engine's loop may play when the rules do not compile (a French refusal
+    above)."""
     check_n(n)
     chosen = tactics_of(tactics)
     fighters = roster(system, sides)
@@ -47,11 +49,12 @@ def simulate(system: AnySystem, sides: Sequence[Sequence[Loaded[Any]]], n: int =
         solved = solve_duel(fighters, chosen, n, max_rounds)
         if solved is not None:
             return solved
-    return play(fighters, chosen, n, seed, max_rounds, progress)
+    return play(fighters, chosen, n, seed, max_rounds, progress, scalar_max)
 
 
 def play(fighters: Roster, chosen: Sequence[str], n: int, seed: int | None,
-         max_rounds: int = MAX_ROUNDS, progress: Progress | None = None) -> Simulation:
+         max_rounds: int = MAX_ROUNDS, progress: Progress | None = None,
+         scalar_max: int | None = None) -> Simulation:
     """Monte Carlo: compiled tables and numpy, or the scalar engine for what does not compile."""
     import numpy as np
 
@@ -61,6 +64,10 @@ def play(fighters: Roster, chosen: Sequence[str], n: int, seed: int | None,
     try:
         batch = play_vector(fighters, chosen, n, np.random.default_rng(seed), max_rounds, progress)
     except CannotCompile as exc:
+        if scalar_max is not None and n > scalar_max:
+            raise JdrError(f"système « {fighters.system.id} » : {exc.what} ne se compile pas ; "
+                           f"joués un à un, {scalar_max} combats au plus ici (demandés : {n})"
+                           ) from None
         return scalar(fighters, chosen, n, seed, max_rounds, progress, exc.what)
     notes = []
     if "initiative" in fighters.system.actions:
