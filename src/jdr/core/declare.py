@@ -395,11 +395,8 @@ def _field(p: Param, params: Mapping[str, Any], system: GameSystem[Any], charact
         return f
     # a choice: its list comes from the declaration, or from the rules and the sheets
     f.kind = "select"
-    if p.choices:
-        f.choices = list(p.choices)
-        return f
-    choices = _source_choices(p.source, system, actor, loaded.get("defenseur"),
-                              str(params.get("arme") or "") or None)
+    choices = list(p.choices) or _source_choices(p.source, system, actor, loaded.get("defenseur"),
+                                                 str(params.get("arme") or "") or None)
     if choices is None:
         return None
     f.choices = choices
