@@ -52,17 +52,55 @@ pv_mode: lance
 pv: {max: 5, actuels: 5}
 armes: [{nom: Morgenstern, degats: 1d6, portee: contact}]
 """),
+    "cydonia": ("""\
+systeme: cydonia
+nom: Bretteuse
+caracteristiques: {physique: 4, agilite: 5, dexterite: 5, sensoriel: 3, courage: 4, charisme: 2,
+  mental: 2, chance: 3}
+competences: {lame: 2, esquive: 2}
+pv: {max: 9, actuels: 9}
+armes: [{nom: Épée, competence: lame, degats: "1d6", equipee: principale}]
+protections: {torse: 2}
+""", """\
+systeme: cydonia
+nom: Gobelin
+caracteristiques: {physique: 2, agilite: 4, dexterite: 3, sensoriel: 3, courage: 2, charisme: 1,
+  mental: 2, chance: 3}
+competences: {petite_lame: 2, esquive: 2}
+pv: {max: 6, actuels: 6}
+armes: [{nom: Dague, competence: petite_lame, degats: "1d4", equipee: principale}]
+"""),
+    "felins": ("""\
+systeme: felins
+nom: Griffe-Vive
+rang: guerrier
+clan: roches
+caracteristiques: {force: 2, precision: 2, vigueur: 3, agilite: 2, intelligence: 2, volonte: 2,
+  intuition: 2, sociabilite: 1, chance: 1}
+competences: {combat_griffu: 4}
+""", """\
+systeme: felins
+nom: Rat-des-Bois
+rang: guerrier
+clan: roches
+caracteristiques: {force: 2, precision: 2, vigueur: 2, agilite: 1, intelligence: 2, volonte: 2,
+  intuition: 2, sociabilite: 1, chance: 1}
+competences: {combat_griffu: 3}
+"""),
 }
 
 
-def sheets(system_id: str, folder: Path | None = None) -> tuple[Any, Any, Any]:
-    """(system, hero, goblin), loaded from the texts above (in memory)."""
+def sheets(system_id: str, folder: Path | None = None, hero_chance: int = 1
+           ) -> tuple[Any, Any, Any]:
+    """(system, hero, goblin), loaded from the texts above (in memory); `hero_chance`: the
+    Félins hero's Chance (as many d10 rolled)."""
     from jdr.core.registry import get_system
     from jdr.core.sheet import SheetDocument
     from jdr.core.usecase import load
 
     system = get_system(system_id)
     hero, goblin = SHEETS[system_id]
+    hero = hero.replace("chance: 1}", f"chance: {hero_chance}}}")
     where = folder or Path(".")
     return (system, load(system, SheetDocument.from_text(hero, where / "heros.yaml")),
             load(system, SheetDocument.from_text(goblin, where / "gobelin.yaml")))

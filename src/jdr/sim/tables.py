@@ -99,6 +99,8 @@ class Compiled:
         self.looks: list[Look] = []
         self.attacks = Flat()
         self.failed: dict[tuple[int, int], str] = {}  # what could not be compiled, and why
+        self.moves: dict[tuple[int, Effect], int] = {}  # (state, its changes) -> state reached
+        self.loaded: dict[tuple[int, str], Loaded[Any]] = {}
         self.turns = Flat()
         self.initiatives: dict[int, tuple[Ints, Floats]] = {}
         self.data_keys: dict[str, int] = {"{}": 0}
@@ -136,7 +138,12 @@ class Compiled:
         return SheetDocument(Path("etat.yaml"), data)
 
     def fresh(self, state: int, name: str) -> Loaded[Any]:
-        return self.sheet_of(self.plains[state], name)
+        """The state's sheet, loaded once per name (the rules read it; changes go to a copy:
+        `doc_of`)."""
+        found = self.loaded.get((state, name))
+        if found is None:
+            found = self.loaded[(state, name)] = self.sheet_of(self.plains[state], name)
+        return found
 
     def arrays(self) -> tuple[Any, Floats, Any, Any]:
         """(able, health, low, dead) of every state, as numpy arrays indexed by state id."""
@@ -148,14 +155,18 @@ class Compiled:
         return self._arrays
 
     def after(self, state: int, effect: Effect, role: int) -> int:
-        """The state a sheet reaches once the effect's changes on `role` are applied."""
-        mine = [c for c in effect if c[0] == role]
+        """The state a sheet reaches once the effect's changes on `role` are applied (kept:
+        the same change on the same state comes back from table to table)."""
+        mine = tuple(c for c in effect if c[0] == role)
         if not mine:
             return state
-        doc = self.doc_of(state)
-        for _, path, value, pool in mine:
-            SheetChange(doc, path, json.loads(value), pool).apply()
-        return self.state(doc.plain())
+        found = self.moves.get((state, mine))
+        if found is None:
+            doc = self.doc_of(state)
+            for _, path, value, pool in mine:
+                SheetChange(doc, path, json.loads(value), pool).apply()
+            found = self.moves[(state, mine)] = self.state(doc.plain())
+        return found
 
     # ------------------------------------------------------------------ tables
 
@@ -182,7 +193,8 @@ class Compiled:
         except JdrError as exc:
             raise CannotCompile(f"l'attaque ({exc})") from None
         if outcomes is None:
-            raise CannotCompile(f"l'attaque (plus de {MAX_PATHS} suites de dés)")
+            raise CannotCompile(f"l'attaque (plus de {MAX_PATHS} suites de dés, ou des dés sans "
+                                "fin)")
         return dict(outcomes)
 
     def _attack(self, a: int, d: int) -> Table:
