@@ -4,9 +4,13 @@ run, interleaved; 10,000 fights of 2 against 4; memory against N.
 
 Goals: the vectorised simulator ≥ 100× the engine's loop (fights per second); 10,000 fights of
 2 against 4 in ≤ 2 s (tables compiled in the same run: « à froid »); memory linear in N
-(tracemalloc's peak at N and 4 N: a ratio near 4, and at most 5).
+(tracemalloc's peak at N and 4 N: a ratio near 4, and at most 5). Every system by default, one
+after the other: dd35, deuxdes, Cydonia (the demo's dwarf and goblin: about 327,000 face
+sequences per attack, compiled from the laws of its parts) and Félins (a cat at Chance 3 against
+cats at Chance 1: 483,679 face sequences for its attack).
 
-    python benchmarks/bench_sim.py [--systeme dd35] [--rounds 3] [--scalar 150]
+    python benchmarks/bench_sim.py [--systeme tous|dd35|deuxdes|cydonia|felins] [--rounds 3]
+                                   [--scalar 150]
 """
 
 from __future__ import annotations
@@ -55,6 +59,24 @@ nom: Gobelin
 attributs: {force: 0, adresse: 1, esprit: 0}
 pv: {max: 5, actuels: 5}
 armes: [{nom: Lance, degats: 1}]
+"""),
+    "cydonia": (get_system("cydonia").demo_sheets()[0], get_system("cydonia").demo_sheets()[2]),
+    "felins": ("""\
+systeme: felins
+nom: Griffe-Vive
+rang: guerrier
+clan: roches
+caracteristiques: {force: 2, precision: 2, vigueur: 3, agilite: 2, intelligence: 2, volonte: 2,
+  intuition: 2, sociabilite: 1, chance: 3}
+competences: {combat_griffu: 4}
+""", """\
+systeme: felins
+nom: Rat-des-Bois
+rang: guerrier
+clan: roches
+caracteristiques: {force: 2, precision: 2, vigueur: 2, agilite: 1, intelligence: 2, volonte: 2,
+  intuition: 2, sociabilite: 1, chance: 1}
+competences: {combat_griffu: 3}
 """),
 }
 TACTICS = ("faible", "faible")
@@ -108,20 +130,25 @@ def verdict(ok: bool) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--systeme", default="dd35", choices=sorted(SHEETS))
+    parser.add_argument("--systeme", default="tous", choices=["tous", *sorted(SHEETS)])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--scalar", type=int, default=150, help="combats joués par le moteur")
     args = parser.parse_args()
-    fighters = two_against_four(args.systeme)
-    print(f"Simulateur — {args.systeme}, 2 contre 4 ({', '.join(fighters.names)})")
+    for system_id in SHEETS if args.systeme == "tous" else [args.systeme]:
+        bench(system_id, args.rounds, args.scalar)
+
+
+def bench(system_id: str, rounds: int, scalar_fights: int) -> None:
+    fighters = two_against_four(system_id)
+    print(f"Simulateur — {system_id}, 2 contre 4 ({', '.join(fighters.names)})")
     seconds, cpu, result = cold(fighters, 10_000)
     print(f"  10 000 combats, tables compilées dans la même mesure : {seconds:.2f} s "
           f"({cpu:.2f} s de processeur ; objectif ≤ 2 s de processeur : {verdict(cpu <= 2)}) ; "
-          f"camp 1 gagne {result.win[0]:.3f}")
-    vector, engine = speed(fighters, 10_000, args.scalar, args.rounds)
+          f"camp 1 gagne {result.win[0]:.3f}" + ("" if result.compiled else " (non compilé)"))
+    vector, engine = speed(fighters, 10_000, scalar_fights, rounds)
     ratio = vector / engine
     print(f"  combats par seconde : vectorisé {whole(vector)}, moteur {whole(engine)} "
-          f"(médianes de {args.rounds} mesures alternées)")
+          f"(médianes de {rounds} mesures alternées)")
     print(f"  rapport : {ratio:.0f}× (objectif ≥ 100× : {verdict(ratio >= 100)})")
     small, big = peak(fighters, 10_000), peak(fighters, 40_000)
     print(f"  mémoire (pic tracemalloc) : {small / 1e6:.1f} Mo à 10 000, {big / 1e6:.1f} Mo à "

@@ -54,21 +54,18 @@ armes: [{nom: Morgenstern, degats: 1d6, portee: contact}]
 """),
     "cydonia": ("""\
 systeme: cydonia
-nom: Bretteuse
-caracteristiques: {physique: 4, agilite: 5, dexterite: 5, sensoriel: 3, courage: 4, charisme: 2,
+nom: Lutteuse
+caracteristiques: {physique: 4, agilite: 4, dexterite: 3, sensoriel: 3, courage: 3, charisme: 2,
   mental: 2, chance: 3}
-competences: {lame: 2, esquive: 2}
-pv: {max: 9, actuels: 9}
-armes: [{nom: Épée, competence: lame, degats: "1d6", equipee: principale}]
-protections: {torse: 2}
+competences: {corps_a_corps: 4, esquive: 2}
+pv: {max: 12, actuels: 12}
 """, """\
 systeme: cydonia
 nom: Gobelin
-caracteristiques: {physique: 2, agilite: 4, dexterite: 3, sensoriel: 3, courage: 2, charisme: 1,
+caracteristiques: {physique: 3, agilite: 4, dexterite: 3, sensoriel: 3, courage: 2, charisme: 1,
   mental: 2, chance: 3}
-competences: {petite_lame: 2, esquive: 2}
-pv: {max: 6, actuels: 6}
-armes: [{nom: Dague, competence: petite_lame, degats: "1d4", equipee: principale}]
+competences: {corps_a_corps: 3, esquive: 2}
+pv: {max: 8, actuels: 8}
 """),
     "felins": ("""\
 systeme: felins

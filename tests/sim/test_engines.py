@@ -83,6 +83,50 @@ def test_a_system_that_does_not_compile_is_played_by_the_engine_and_says_so() ->
         simulate(system, [[nain], [gobelin]], 2000, seed=5, scalar_max=1000)
 
 
+def test_round_start_is_played_sheet_by_sheet() -> None:
+    """dd35's `round_start` ends a surprise after the first round (A002.21): the compiled
+    start-of-round table takes a surprised sheet to the same sheet, not surprised, and the
+    vectorised fights agree with the engine's on a surprised hero (caught flat-footed, its
+    Dextérité 18 lost to its armour class)."""
+    from jdr.sim.tables import compiled
+
+    system, hero, goblin = sheets("dd35")
+    text = hero.doc.plain()
+    surprised = {**text, "caracteristiques": {**text["caracteristiques"], "dexterite": 18},
+                 "etat": {"surpris": True}}
+    tables = compiled(system)
+    state = tables.state(surprised)
+    _, after, _ = tables.hooks["round"].tables[tables.hook_id("round", state, 0)]
+    unnamed = {k: v for k, v in surprised.items() if k != "nom"}
+    assert [tables.plains[int(s)] for s in after] == [{**unnamed, "etat": {"surpris": False}}]
+    hero = load(system, SheetDocument(Path("heros.yaml"), surprised))
+    fighters = roster(system, [[hero], [goblin, goblin]])
+    vector, engine = play(fighters, TACTICS, 4000, seed=1), scalar(fighters, TACTICS, 80, seed=2)
+    se = math.hypot(_se(vector.win[0], 4000), _se(engine.win[0], 80))
+    assert vector.compiled and abs(vector.win[0] - engine.win[0]) < 4 * se
+
+
+def test_a_lost_turn_ends_at_the_next_turn_of_another() -> None:
+    """Cydonia's `turn_start` ends a paralysis (R000.27) once the paralysed character has lost
+    its turn, as the next character's turn begins — a change to another sheet: the simulator
+    compiles it as a table of its own (what the start of another's turn does to a character),
+    so the vectorised fights follow the engine's."""
+    import numpy as np
+
+    from jdr.sim.tables import compiled
+
+    system, _, goblin = sheets("cydonia")
+    tables = compiled(system)
+    state = tables.state({**goblin.doc.plain(), "etat": {"paralyse": True}})
+    _, kept, lost = tables.hooks["tour"].tables[tables.hook_id("tour", state, 0)]
+    assert list(kept) == [state] and int(lost[0]) != 0  # its own turn: lost, remembered
+    ids = tables.other_ids(np.array([state, state]), np.array([int(lost[0]), 0]))
+    assert ids[1] == -1  # not yet: another's turn before its own lost turn changes nothing
+    _, released, forgotten = tables.hooks["autre"].tables[int(ids[0])]
+    assert tables.plains[int(released[0])]["etat"] == {"paralyse": False}
+    assert list(forgotten) == [0]
+
+
 def test_refusals_are_french() -> None:
     system, hero, _ = sheets("deuxdes")
     with pytest.raises(JdrError, match="le camp 2 est vide"):

@@ -5,8 +5,8 @@ the chance of each order of play comes from the two compiled initiatives (ties a
 as the vectorised simulator breaks them). The probability of every pair of states is carried
 round after round, up to `MAX_ROUNDS` (a fight still going then is a draw, as in the Monte
 Carlo). No draw is made: the figures are exact (to floating point). A duel whose chain has more
-than `MAX_PAIRS` pairs of states, or whose rules do not compile (or roll at the start of a
-turn), is left to the Monte Carlo (None).
+than `MAX_PAIRS` pairs of states, or whose rules do not compile (or have a start of turn or
+of round), is left to the Monte Carlo (None).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def solve_duel(fighters: Roster, tactics: Sequence[str], n: int, max_rounds: int
                ) -> Simulation | None:
     """The exact figures of a one-against-one fight, or None (the Monte Carlo plays it)."""
     tables = compiled(fighters.system)
-    if tables.turn_hook:
+    if tables.turn_hook or tables.round_hook:
         return None
     start = (tables.state(fighters.plains()[0]), tables.state(fighters.plains()[1]))
     chain = _Chain(tables, max_rounds)

@@ -73,8 +73,8 @@ def play(fighters: Roster, chosen: Sequence[str], n: int, seed: int | None,
     if "initiative" in fighters.system.actions:
         notes.append("initiative tirée pour chacun d'après sa règle ; égalités départagées au hasard")
     if compiled_round_start(fighters.system):
-        notes.append("le début de round du système (round_start) n'est pas compilé : l'ordre du "
-                     "premier round est gardé")
+        notes.append("le début de round du système est joué fiche par fiche ; l'ordre qu'il "
+                     "retrie n'est pas suivi : l'ordre du premier round est gardé")
     return summarize(fighters, chosen, batch, True, notes)
 
 

@@ -38,6 +38,11 @@ Ints = npt.NDArray[np.int64]
 Table = tuple[Floats, Ints, Ints]  # cumulative probabilities, next state (or data) per outcome
 
 
+HOOKS = {"tour": "le début de tour", "autre": "le début du tour d'un autre",
+         "round": "le début de round"}
+_UNKNOWN = -2
+
+
 class CannotCompile(Exception):
     """A rule of this system cannot be compiled here (`what`: in French)."""
 
@@ -101,7 +106,8 @@ class Compiled:
         self.failed: dict[tuple[int, int], str] = {}  # what could not be compiled, and why
         self.moves: dict[tuple[int, Effect], int] = {}  # (state, its changes) -> state reached
         self.loaded: dict[tuple[int, str], Loaded[Any]] = {}
-        self.turns = Flat()
+        self.hooks = {mode: Flat() for mode in HOOKS}
+        self._others = np.full((0, 0), _UNKNOWN, dtype=np.int64)
         self.initiatives: dict[int, tuple[Ints, Floats]] = {}
         self.data_keys: dict[str, int] = {"{}": 0}
         self.datas: list[dict[str, Any]] = [{}]
@@ -206,30 +212,60 @@ class Compiled:
                 np.array([self.after(a, e, 0) for e in effects], dtype=np.int64),
                 np.array([self.after(d, e, 1) for e in effects], dtype=np.int64))
 
-    def turn_id(self, state: int, data: int) -> int:
-        """The start-of-turn table of a state and its encounter data (compiled once)."""
-        found = self.turns.ids.get((state, data))
+    def hook_id(self, mode: str, state: int, data: int) -> int:
+        """The table of a hook on a state and its encounter data (compiled once), by `mode`:
+        `tour`, the start of its own turn (`turn_start`); `autre`, the start of another's turn
+        (`turn_start` with no current character: what it does to the others, such as ending a
+        lost turn); `round`, the start of a round (`round_start`, played on that sheet alone
+        after a round where everyone had its turn)."""
+        flat = self.hooks[mode]
+        found = flat.ids.get((state, data))
         if found is None:
-            found = self.turns.add((state, data), self._turn(state, data))
+            found = flat.add((state, data), self._hook(state, data, mode))
         return found
 
-    def _turn(self, state: int, data: int) -> Table:
+    def other_ids(self, states: Ints, datas: Ints) -> Ints:
+        """Per character (arrays of any shape), the table of what the start of another's turn
+        does to it, or -1 when it does nothing (kept in an array indexed by state and data)."""
+        if self._others.shape[0] < len(self.plains) or self._others.shape[1] < len(self.datas):
+            grown = np.full((2 * len(self.plains), 2 * len(self.datas)), _UNKNOWN, dtype=np.int64)
+            grown[:self._others.shape[0], :self._others.shape[1]] = self._others
+            self._others = grown
+        ids = self._others[states, datas]
+        unknown = ids == _UNKNOWN
+        if not unknown.any():
+            return ids
+        for key in np.unique(states[unknown] * (1 << 20) + datas[unknown]):
+            state, data = int(key) >> 20, int(key) & ((1 << 20) - 1)
+            table = self._hook(state, data, "autre")
+            still = len(table[0]) == 1 and table[1][0] == state and table[2][0] == data
+            self._others[state, data] = -1 if still else self.hooks["autre"].add((state, data),
+                                                                                 table)
+        return self._others[states, datas]
+
+    def _hook(self, state: int, data: int, mode: str) -> Table:
         from jdr.dice.enumerate import enumerate_truncated
 
         sheet = self.fresh(state, "Personnage")
+        hook = self.system.round_start if mode == "round" else self.system.turn_start
+        what = HOOKS[mode]
 
         def play(source: Any) -> tuple[Effect, str]:
             kept = json.loads(json.dumps(self.datas[data]))
-            encounter = EncounterState(order=[Combatant(sheet.name, 0, data=kept)])
-            outcome = self.system.turn_start(TurnRequest(encounter, sheet, (sheet,)), source)
+            encounter = EncounterState(order=[Combatant(sheet.name, 0, mode == "round",
+                                                        data=kept)])
+            outcome = hook(TurnRequest(encounter, sheet if mode == "tour" else None, (sheet,)),
+                           source)
+            if encounter.ended:
+                raise NotCompiled
             return effect_of(outcome, (sheet.doc,)), json.dumps(kept, sort_keys=True)
 
         try:
             outcomes, cut = enumerate_truncated(play, MAX_DICE, MAX_PATHS)
         except (DiceLimitError, NotCompiled, JdrError):
-            raise CannotCompile("le début de tour") from None
+            raise CannotCompile(what) from None
         if cut:
-            raise CannotCompile("le début de tour (dés sans fin)")
+            raise CannotCompile(f"{what} (dés sans fin)")
         keys = list(outcomes)
         return (cumulative([outcomes[k] for k in keys]),
                 np.array([self.after(state, e, 0) for e, _ in keys], dtype=np.int64),

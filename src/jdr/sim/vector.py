@@ -78,13 +78,29 @@ class _Run:
         self.active = np.ones(n, dtype=bool)
 
     def turn_start(self, idx: Ints, actor: Ints) -> None:
-        keys = self.states[idx, actor] * (1 << 20) + self.datas[idx, actor]
+        """What the start of the actor's turn does to the others (a lost turn that ends…),
+        then to the actor."""
+        ids = self.tables.other_ids(self.states[idx], self.datas[idx])
+        ids[np.arange(len(idx)), actor] = -1
+        rows, columns = np.nonzero(ids >= 0)
+        if rows.size:
+            self.states[idx[rows], columns], self.datas[idx[rows], columns] = \
+                self.tables.hooks["autre"].draw(ids[rows, columns], self.rng)
+        self.states[idx, actor], self.datas[idx, actor] = self._hooks(
+            self.states[idx, actor], self.datas[idx, actor], "tour")
+
+    def round_start(self, idx: Ints) -> None:
+        """Every character of the fights still on: what `round_start` does to its sheet."""
+        shape = self.states[idx].shape
+        states, datas = self._hooks(self.states[idx].ravel(), self.datas[idx].ravel(), "round")
+        self.states[idx], self.datas[idx] = states.reshape(shape), datas.reshape(shape)
+
+    def _hooks(self, states: Ints, datas: Ints, mode: str) -> tuple[Ints, Ints]:
+        keys = states * (1 << 20) + datas
         uniq, inverse = np.unique(keys, return_inverse=True)
-        ids = np.array([self.tables.turn_id(int(k) >> 20, int(k) & ((1 << 20) - 1)) for k in uniq],
-                       dtype=np.int64)
-        state, data = self.tables.turns.draw(ids[inverse], self.rng)
-        self.states[idx, actor] = state
-        self.datas[idx, actor] = data
+        ids = np.array([self.tables.hook_id(mode, int(k) >> 20, int(k) & ((1 << 20) - 1))
+                        for k in uniq], dtype=np.int64)
+        return self.tables.hooks[mode].draw(ids[inverse], self.rng)
 
     def targets(self, idx: Ints, actor: Ints) -> tuple[Bools, Ints]:
         """Who attacks (can act, has a target, does not stand back) and whom."""
@@ -156,5 +172,7 @@ def play_vector(roster: Roster, tactics: Sequence[str], n: int, rng: np.random.G
             progress(n - int(run.active.sum()))
         if not run.active.any():
             break
+        if run.tables.round_hook and rnd < max_rounds:
+            run.round_start(np.flatnonzero(run.active))
     run.rounds[run.active] = max_rounds  # no winner after the last round: a draw
     return run.batch()
