@@ -120,11 +120,6 @@ def then(first: Mapping[A, Fraction], step: Callable[[A], Mapping[B, Fraction]])
     return out
 
 
-def sum_law(first: Mapping[int, Fraction], second: Mapping[int, Fraction]) -> Law[int]:
-    """The law of the sum of two independent numbers."""
-    return then(first, lambda a: {a + b: q for b, q in second.items()})
-
-
 def expression_law(expression: str, variables: Mapping[str, int] | None = None
                    ) -> Mapping[int, Fraction] | None:
     """The exact law of a dice expression's total (the odds `jdr chances` gives: same syntax

@@ -6,7 +6,7 @@ Physique d10 (a head hit, the Bijoux de famille). Enumerated die by die, the dem
 its goblin is about 327,000 face sequences. Here each roll is the law of its own definition (the
 checks' outcomes, the ones their odds count; the damage formula's odds) and the steps between
 them are the functions `attack` calls (`attack_contest`, `spent_updates`, `hit_first`, `zone_at`,
-`weapon_damage_law`, `concentration_damage`, `protection_for`, `suffered_damage`, `state_after`,
+`weapon_damage_law`, `raw_damage`, `protection_for`, `suffered_damage`, `state_after`,
 `head_roll`, `head_effects`, `hit_updates`): the same table, equal values merged at each step
 (the margin, the zone, the damage suffered). tests/sim/test_compiled.py compares it with the
 enumeration.
@@ -25,7 +25,6 @@ from jdr.core.compile import (
     effect_from,
     expression_law,
     law,
-    sum_law,
     then,
 )
 from jdr.core.contest import Contest
@@ -37,11 +36,11 @@ from jdr.systems.cydonia.combat import (
     AttackOptions,
     Stroke,
     attack_contest,
-    concentration_damage,
     head_effects,
     head_roll,
     hit_first,
     hit_updates,
+    raw_damage,
     require_fight,
     spent_updates,
     zone_at,
@@ -162,15 +161,14 @@ def zone_law(margin: int, stroke: Stroke) -> Law[Zone]:
 
 
 def damage_law(attacker: Character, extra_dice: str, stroke: Stroke) -> Law[int] | None:
-    """R000.31–R000.33, R000.36, R000.39: the raw damage of a blow on a zone with these extra
-    dice (`combat._damage`'s sum: weapon with Physique, the zone's extra dice, concentration,
-    the mount's Course)."""
-    raw = weapon_damage_law(attacker, stroke.formula)
+    """R000.31–R000.33, R000.36, R000.39: the damage before protection of a blow on a zone
+    with these extra dice (`raw_damage` on the laws of the weapon and of the extra dice)."""
+    weapon = weapon_damage_law(attacker, stroke.formula)
     extra = expression_law(extra_dice) if extra_dice else {0: NOTHING}
-    if raw is None or extra is None:
+    if weapon is None or extra is None:
         return None
-    flat = concentration_damage(attacker, stroke.opts) + stroke.opts.extra_damage
-    return {value + flat: p for value, p in sum_law(raw, extra).items()}
+    return law((raw_damage(w, e, attacker, stroke.opts), p * q)
+               for w, p in weapon.items() for e, q in extra.items())
 
 
 def _landed(attacker: Character, defender: Character, stroke: Stroke, zones: Law[Zone]

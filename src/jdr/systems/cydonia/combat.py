@@ -405,32 +405,38 @@ def _damage(attacker: Character, defender: Character, zone: Zone, stroke: Stroke
             source: DiceSource) -> Damage:
     """R000.31–R000.33, R000.36, D-000.46: weapon damage (+ Physique), critical location,
     concentration, minus the protection covering the zone (A000.14)."""
-    raw, rolled, added_phy = weapon_damage(attacker, stroke.formula, source)
+    weapon, rolled, added_phy = weapon_damage(attacker, stroke.formula, source)
     formula = stroke.formula
     dice = list(rolled.dice)
     detail: list[Line] = []
     if added_phy:
         formula += " + Physique"
         detail.append(Line(f"Physique ajoutée : +{attacker.characteristic('physique')}", "D-000.46"))
+    extra_total = 0
     if zone.extra:
         extra = roll(zone.extra, source)
-        raw += extra.total
+        extra_total = extra.total
         dice += extra.dice
         formula += f" + {zone.extra}"
         detail.append(Line(f"{zone.name} : +{zone.extra} = +{extra.total}",
                            "R000.27" if stroke.cac else "R000.26"))
     bonus = concentration_damage(attacker, stroke.opts)
     if bonus:
-        raw += bonus
         formula += " + concentration"
         detail.append(Line(f"concentration : +{bonus}", "R000.36"))
     if stroke.opts.extra_damage:
-        raw += stroke.opts.extra_damage
         formula += " + Course de la monture"
         detail.append(Line(f"charge : Course de la monture +{stroke.opts.extra_damage}", "R000.39"))
+    raw = raw_damage(weapon, extra_total, attacker, stroke.opts)
     protection = protection_for(defender, zone)
     return Damage(formula, tuple(dice), raw, protection, suffered_damage(raw, protection),
                   tuple(detail))
+
+
+def raw_damage(weapon: int, extra: int, attacker: Character, opts: AttackOptions) -> int:
+    """R000.31, R000.36, R000.39: a blow's damage before protection: the weapon's (Physique
+    included), the zone's extra dice, the concentration spent on damage, the mount's Course."""
+    return weapon + extra + concentration_damage(attacker, opts) + opts.extra_damage
 
 
 def concentration_damage(attacker: Character, opts: AttackOptions) -> int:
