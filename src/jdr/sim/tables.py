@@ -41,6 +41,7 @@ Table = tuple[Floats, Ints, Ints]  # cumulative probabilities, next state (or da
 HOOKS = {"tour": "le début de tour", "autre": "le début du tour d'un autre",
          "round": "le début de round"}
 _UNKNOWN = -2
+MAX_LOADED = 20_000  # sheets kept loaded (by state and name)
 
 
 class CannotCompile(Exception):
@@ -148,6 +149,8 @@ class Compiled:
         `doc_of`)."""
         found = self.loaded.get((state, name))
         if found is None:
+            if len(self.loaded) >= MAX_LOADED:
+                self.loaded.clear()
             found = self.loaded[(state, name)] = self.sheet_of(self.plains[state], name)
         return found
 

@@ -14,6 +14,7 @@ enumeration.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from typing import TypeVar
@@ -74,15 +75,16 @@ def attack_outcomes(attacker: Loaded[CydoniaSheet], defender: Loaded[CydoniaShee
     a, d = _at_full(Character(attacker.model)), Character(defender.model)
     require_fight(a, d)
     key = f"{a.sheet.model_dump_json()}\n{d.sheet.model_dump_json()}\n{opts!r}"
-    if key not in _TABLES:
-        _TABLES[key] = _table(a, d, opts, (attacker.doc, defender.doc))
-    return _kept(_TABLES, key)
+    return _kept(_TABLES, key, lambda: _table(a, d, opts, (attacker.doc, defender.doc)))
 
 
-def _kept(cache: dict[str, V], key: str) -> V:
-    found = cache[key]
-    if len(cache) > _KEPT:
+def _kept(cache: dict[str, V], key: str, compute: Callable[[], V]) -> V:
+    """The value kept under `key`, computed the first time (the cache emptied past _KEPT)."""
+    if key in cache:
+        return cache[key]
+    if len(cache) >= _KEPT:
         cache.clear()
+    found = cache[key] = compute()
     return found
 
 
@@ -114,9 +116,7 @@ def landing_law(attacker: Character, defender: Character, opts: AttackOptions
     enumeration on characters that are not at their full hit points."""
     a, d = _at_full(attacker), _at_full(defender)
     key = f"{a.sheet.model_dump_json()}\n{d.sheet.model_dump_json()}\n{opts!r}"
-    if key not in _LANDINGS:
-        _LANDINGS[key] = _landings(a, d, opts)
-    return _kept(_LANDINGS, key)
+    return _kept(_LANDINGS, key, lambda: _landings(a, d, opts))
 
 
 def _at_full(character: Character) -> Character:
