@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_odds.py
 	$(PY) benchmarks/bench_startup.py
 	$(PY) benchmarks/bench_encounter.py --rounds 1
+	$(PY) benchmarks/bench_sim.py
 	$(PY) benchmarks/bench_throughput.py --seconds 5
 	$(PY) benchmarks/bench_live.py --clients 1000 --rolls 40
 	$(PY) benchmarks/stress_kill.py --kills 10

@@ -333,7 +333,8 @@ def test_json_md_examples_match_schema(schema: dict[str, Any]) -> None:
         assert_valid(schema, data)
         if isinstance(data, dict) and "type" in data:
             seen.add(data["type"])
-    assert seen == set(TYPES), f"exemples manquants dans json.md : {set(TYPES) - seen}"
+    expected = set(TYPES) | {"simulation", "balayage"}  # jdr simuler (docs/json.md)
+    assert seen == expected, f"exemples manquants dans json.md : {expected - seen}"
 
 
 def test_json_md_documents_every_key(schema: dict[str, Any]) -> None:
@@ -344,6 +345,9 @@ def test_json_md_documents_every_key(schema: dict[str, Any]) -> None:
         assert section is not None, f"json.md : pas de section « ## `{kind}` »"
         for key in schema["$defs"][kind]["properties"]:
             assert f"`{key}`" in section, f"json.md, section {kind} : clé « {key} » non décrite"
+    section = next(s for s in sections if s.startswith("`simulation`"))
+    for key in schema["$defs"]["simulation"]["properties"]:
+        assert f"`{key}`" in section, f"json.md, section simulation : clé « {key} » non décrite"
     for name in ("ligne", "de", "modificateur", "degats", "localisation"):
         for key in schema["$defs"][name]["properties"]:
             assert f"`{key}`" in text, f"json.md : clé « {key} » ({name}) non décrite"

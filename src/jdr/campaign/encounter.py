@@ -16,8 +16,8 @@ from typing import Any
 from jdr.campaign.journal import ENCOUNTER
 from jdr.campaign.store import Entry, Tx
 from jdr.core.encounter import Combatant, EncounterState
-from jdr.core.initiative import Order
-from jdr.core.results import CombatantView, EncounterView, Line, Report, Result
+from jdr.core.initiative import Order, order_of
+from jdr.core.results import CombatantView, EncounterView, Line, Result
 from jdr.core.system import GroupRequest, Loaded, Outcome, TurnRequest
 from jdr.core.usecase import AnySystem, apply_changes, changes_json, options
 from jdr.dice.source import DiceSource
@@ -29,16 +29,6 @@ def _state(tx: Tx) -> EncounterState:
     if row is None:
         raise RuleError("aucune rencontre en cours : jdr combat debut NOMS…")
     return EncounterState.from_json(row.state)
-
-
-def _order_of(result: Result) -> Order:
-    if isinstance(result, Order):
-        return result
-    if isinstance(result, Report):
-        for part in result.parts:
-            if isinstance(part, Order):
-                return part
-    raise RuleError("l'initiative de ce système ne donne pas d'ordre de jeu")
 
 
 def view(tx: Tx, state: EncounterState | None = None, events: tuple[Result, ...] = (),
@@ -88,7 +78,7 @@ def start(tx: Tx, names: list[str], source: Any, opts: Any = None, author: str =
     else:
         request = GroupRequest(tuple(loaded), options(system, "initiative", opts or []))
         outcome = system.initiative(request, source)
-    order = _order_of(outcome.result)
+    order = order_of(outcome.result)
     state = EncounterState(order=[Combatant(e.name, e.score) for e in order.entries])
     events: list[Result] = [outcome.result]
     changes: list[Any] = []
@@ -169,10 +159,10 @@ def join(tx: Tx, names: list[str], source: Any, author: str = "MJ") -> tuple[Enc
         outcome = system.initiative(GroupRequest(tuple(loaded)), source)
     else:  # no initiative rule: newcomers come last, in the order given
         low = min((c.score for c in state.order), default=0)
-        given = _order_of(_given_order(loaded).result)
+        given = order_of(_given_order(loaded).result)
         outcome = Outcome(replace(given, entries=tuple(
             replace(e, score=low - 1 - i) for i, e in enumerate(given.entries))))
-    order = _order_of(outcome.result)
+    order = order_of(outcome.result)
     for e in order.entries:
         state.join(Combatant(e.name, e.score, joined_round=state.round))
     result = view(tx, state, events=(outcome.result,))

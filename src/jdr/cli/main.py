@@ -34,9 +34,11 @@ app.add_typer(session_app, name="session")
 
 
 def _campaign_commands() -> None:
-    from jdr.cli.campaign import register
+    """The campaign's commands, and `jdr simuler` (issue 20): each module registers its own."""
+    from jdr.cli import campaign, simulate
 
-    register(app)
+    campaign.register(app)
+    simulate.register(app)
 
 
 _campaign_commands()

@@ -48,6 +48,7 @@ class Param:
     own: Own = ""                 # a player must own this character ("first": the first one)
     depends: tuple[str, ...] = ()  # the choices change when these parameters change
     rule: str = ""
+    choices: tuple[tuple[str, str], ...] = ()  # a fixed list (value, French label), no hook
 
     @property
     def positional(self) -> bool:
@@ -68,6 +69,7 @@ class ActionDef:
     runner: str = ""              # the function of `jdr.core.actions` that plays it
     odds: str = ""                # the action giving its exact odds first ("odds", "attack_odds")
     encounter: bool = False       # a step of the encounter (`jdr.campaign.encounter`)
+    tool: bool = False            # an MJ's tool with its own route (the simulator), not `execute`
     journal_name: str = ""        # how the journal names it (default: the kind)
 
     @property
@@ -131,6 +133,8 @@ ATTACK_PARAMS = (
     Param("complete", "flag", "Attaque complète", "toutes les attaques du round", cli="--complete"),
     OPT,
 )
+TACTICS = (("faible", "Viser le plus faible"), ("hasard", "Une cible au hasard"),
+           ("prudente", "Prudente : se mettre à l'écart quand on est bas"))
 NAMES = Param("personnages", "characters", "Combattants", "noms des personnages", True,
               "PERSONNAGES", source="all")
 
@@ -187,10 +191,24 @@ ACTIONS: dict[str, ActionDef] = {a.kind: a for a in (
               (replace(NAMES, label="Partants"),), who="mj", rolls=False, encounter=True),
     ActionDef("combat:fin", "Fin du combat", "termine la rencontre", who="mj", rolls=False,
               encounter=True),
+    # the MJ's balance of an encounter (`jdr simuler`, `jdr.sim`): nothing rolled nor written
+    ActionDef("simuler", "Équilibrer la rencontre", "simule N combats des deux camps sur les vraies "
+              "fiches : chances de victoire, rounds, chute et mort de chacun",
+              (replace(NAMES, name="camp1", label="Camp 1", help="ses combattants ; NOM×N pour "
+                       "N copies"),
+               replace(NAMES, name="camp2", label="Camp 2", help="ses combattants ; NOM×N pour "
+                       "N copies"),
+               Param("n", "int", "Nombre de combats", "de 1 à 20 000 (10 000 par défaut)",
+                     lo=1, hi=20_000),
+               Param("tactique1", "choice", "Tactique du camp 1", "", choices=TACTICS),
+               Param("tactique2", "choice", "Tactique du camp 2", "", choices=TACTICS),
+               Param("graine", "int", "Graine", "facultative : la même simulation à chaque fois",
+                     lo=0, hi=999_999_999)),
+              who="mj", rolls=False, journaled=False, tool=True),
 )}
 
 # what the API's `actions` route and `execute` play (the encounter's steps have their routes)
-ENGINE_KINDS = tuple(k for k, a in ACTIONS.items() if not a.encounter)
+ENGINE_KINDS = tuple(k for k, a in ACTIONS.items() if not a.encounter and not a.tool)
 REF_NAMES = frozenset(p.name for a in ACTIONS.values() for p in a.params
                       if p.kind in ("character", "characters", "opponent"))
 # a system's `actions` that are not one of the core's kinds are its own rules (`regle NOM`)
@@ -375,10 +393,10 @@ def _field(p: Param, params: Mapping[str, Any], system: GameSystem[Any], charact
                 f.label = f"Valeur ({hand.unit})"
                 f.help = f"en {hand.unit} : {hand.example}"
         return f
-    # a choice: its list comes from the rules and the sheets
+    # a choice: its list comes from the declaration, or from the rules and the sheets
     f.kind = "select"
-    choices = _source_choices(p.source, system, actor, loaded.get("defenseur"),
-                              str(params.get("arme") or "") or None)
+    choices = list(p.choices) or _source_choices(p.source, system, actor, loaded.get("defenseur"),
+                                                 str(params.get("arme") or "") or None)
     if choices is None:
         return None
     f.choices = choices
@@ -502,17 +520,17 @@ def params_from_form(kind: str, values: Mapping[str, str | list[str]]) -> dict[s
 
 def params_schema() -> dict[str, Any]:
     """The JSON schema of `params`, one entry per action type (OpenAPI)."""
-    out: dict[str, Any] = {}
-    for kind in ENGINE_KINDS:
-        action = ACTIONS[kind]
-        props: dict[str, Any] = {}
-        for p in action.params:
-            props[p.name] = _param_schema(p)
-        out[kind] = {"type": "object", "title": f"{kind} : {action.label}",
-                     "description": action.help + ("" if action.who == "joueur" else " (MJ seulement)"),
-                     "properties": props, "additionalProperties": False,
-                     "required": [p.name for p in action.params if p.required]}
-    return out
+    return {kind: action_schema(kind) for kind in ENGINE_KINDS}
+
+
+def action_schema(kind: str) -> dict[str, Any]:
+    """The JSON schema of one action's `params`."""
+    action = ACTIONS[kind]
+    props = {p.name: _param_schema(p) for p in action.params}
+    return {"type": "object", "title": f"{kind} : {action.label}",
+            "description": action.help + ("" if action.who == "joueur" else " (MJ seulement)"),
+            "properties": props, "additionalProperties": False,
+            "required": [p.name for p in action.params if p.required]}
 
 
 def _param_schema(p: Param) -> dict[str, Any]:
@@ -528,4 +546,6 @@ def _param_schema(p: Param) -> dict[str, Any]:
         return schema
     if p.kind == "options":
         return {"type": "object", "additionalProperties": {"type": "string"}, "description": desc}
+    if p.choices:
+        return {"enum": [value for value, _ in p.choices], "description": desc}
     return {"type": "string", "description": desc}

@@ -118,3 +118,16 @@ def _split(group: list[int], k: Callable[[int], tuple[int, ...]],
         run.append(i)
     out.extend(again(run) if len(run) > 1 else run)
     return out
+
+
+def order_of(result: object) -> Order:
+    """The order an initiative result gives (the `Order` itself, or the one inside a report)."""
+    from jdr.core.results import Report
+
+    if isinstance(result, Order):
+        return result
+    if isinstance(result, Report):
+        for part in result.parts:
+            if isinstance(part, Order):
+                return part
+    raise RuleError("l'initiative de ce système ne donne pas d'ordre de jeu")

@@ -18,7 +18,10 @@ from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from jdr.core.check import Odds
+    from jdr.core.compile import Effect
     from jdr.core.encounter import EncounterState
     from jdr.core.french import Genre
     from jdr.core.results import Health, Line, Report, Result, SheetView
@@ -373,6 +376,23 @@ class GameSystem(Generic[S]):
     def attack_odds(self, request: AttackRequest[S]) -> Odds | Report:
         """The exact odds of the attack `attack` would roll (asked before every attack)."""
         raise self._unsupported("les chances d'une attaque")
+
+    # The simulator may compile one attack table per pair of sheets apart from their health
+    # (instead of one per health) when the attack's effect on health is a difference that does not
+    # depend on either character's health, its other changes neither, and `state`/`incapacity`
+    # follow from the sheet's values (docs/systemes.md).
+    attack_health_relative: bool = False
+
+    def attack_outcomes(self, request: AttackRequest[S]) -> Mapping[Effect, Fraction] | None:
+        """The exact outcomes of the attack `attack` rolls, for the simulator (`jdr simuler`):
+        each effect on the two sheets (0: attacker, 1: defender) with its probability, or None
+        when it cannot be compiled (the simulator then plays it die by die). By default, `attack`
+        itself enumerated over every sequence of faces (`jdr.core.compile`); a system may give
+        the same table faster from its distributions."""
+        from jdr.core.compile import compile_outcomes
+
+        return compile_outcomes(lambda source: self.attack(request, source),
+                                (request.attacker.doc, request.defender.doc))
 
     def health_path(self, sheet: Loaded[S]) -> tuple[str, ...]:
         """Where the current health is kept on the sheet (a `{max, actuels}` pool, or a plain

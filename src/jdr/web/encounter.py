@@ -109,8 +109,11 @@ def combat_page(id: TableId, request: Request) -> HTMLResponse:
 
     caller = caller_from_cookie(request, id)
     entries, older = latest_views(caller)
+    from jdr.web.simulate import form_for
+
     context = {**forms_data(caller), **page_context(request, caller, "combat")}
-    return render("combat.html", **context, entrees=entries, plus_anciens=older,
+    return render("combat.html", **context, equilibre=form_for(caller), entrees=entries,
+                  plus_anciens=older,
                   dernier=entries[-1]["seq"] if entries else 0)
 
 

@@ -330,6 +330,10 @@ def install(app: FastAPI) -> None:
     app.include_router(page_talk.router)
     app.include_router(page_sheets.router)
     app.include_router(encounter.router)
+    from jdr.web import simulate
+
+    app.include_router(simulate.api)
+    app.include_router(simulate.pages)
     app.include_router(page_dice.router)
     app.include_router(page_dice.api_router)
     app.add_api_websocket_route("/tables/{id}/direct", page_live.direct)

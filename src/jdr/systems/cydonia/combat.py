@@ -36,6 +36,7 @@ from jdr.systems.cydonia.config import CONFIG
 from jdr.systems.cydonia.sheet import CydoniaSheet, Weapon
 from jdr.systems.cydonia.tables import Zone
 from jdr.systems.cydonia.wounds import (
+    StateAfter,
     aimed_malus,
     aimed_zone,
     concentration_bonus,
@@ -264,10 +265,8 @@ def attack_contest(attacker: Character, defender: Character, opts: AttackOptions
     return stroke, Contest(_attack_check(attacker, stroke), defence, ATTACK_CONTEST), notes
 
 
-def attack(attacker: Character, defender: Character, opts: AttackOptions,
-           source: DiceSource, chooser: Chooser = default_choice) -> Blow:
-    """The whole chain: R000.22–R000.41. An expert (attacker or defender) may keep the other
-    die once the dice are shown (R000.17, asked through `chooser`)."""
+def require_fight(attacker: Character, defender: Character) -> None:
+    """R000.34: a dead character is not attacked; D-ALL.02: the attacker can act."""
     if defender.state == "mort":
         raise RuleError(f"{is_state(defender.name, 'mort', defender.genre)} (R000.34) : "
                         "plus aucune attaque possible")
@@ -275,12 +274,25 @@ def attack(attacker: Character, defender: Character, opts: AttackOptions,
         raise RuleError(f"{attacker.name} est {attacker.status} : "
                         f"{pronoun(attacker.genre, 'aucune attaque possible')}"
                         f"{'' if attacker.genre is None else ' ne peut pas attaquer'} (D-ALL.02)")
+
+
+def spent_updates(attacker: Character, opts: AttackOptions) -> tuple[Update, ...]:
+    """R000.36: the concentration the attack spends (hit or miss)."""
+    if opts.concentration and attacker.sheet.etat.concentration:
+        return ((("etat", "concentration"), 0),)
+    return ()
+
+
+def attack(attacker: Character, defender: Character, opts: AttackOptions,
+           source: DiceSource, chooser: Chooser = default_choice) -> Blow:
+    """The whole chain: R000.22–R000.41. An expert (attacker or defender) may keep the other
+    die once the dice are shown (R000.17, asked through `chooser`). Its steps give the exact
+    table of `attack_law` too."""
+    require_fight(attacker, defender)
     stroke, duel, notes = attack_contest(attacker, defender, opts)
     contest = roll_contest(duel, source, chooser)
-    spent: tuple[Update, ...] = ()
-    if opts.concentration and attacker.sheet.etat.concentration:
-        spent = ((("etat", "concentration"), 0),)
-    elif opts.concentration:
+    spent = spent_updates(attacker, opts)
+    if opts.concentration and not spent:
         notes.append(Line(f"{attacker.name} n'a aucune concentration accumulée : l'option est "
                           "sans effet", "R000.36"))
     if not contest.success:
@@ -293,11 +305,10 @@ def attack(attacker: Character, defender: Character, opts: AttackOptions,
 def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: ContestResult,
          notes: list[Line], source: DiceSource, spent: tuple[Update, ...]) -> Blow:
     """R000.25–R000.41: location, damage, protection, state, knock-out."""
-    updates: list[Update] = []
+    updates = hit_first(attacker, defender, stroke.opts)
     if defender.sheet.etat.concentration:
         hit = accord(defender.genre, "touché", "touchée", "un coup au but")
         notes.append(Line(f"{hit} pendant sa concentration : elle est perdue", "R000.36"))
-        updates.append((("etat", "concentration"), 0))
     if stroke.opts.hold:
         return _held(attacker, defender, stroke, contest, notes, spent, updates)
     location, zone = _locate(contest.margin, stroke, source)
@@ -309,12 +320,7 @@ def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: Cont
     steps: list[Step] = [contest]
     knocked, paralysed = _head_effects(defender, zone, damage.suffered, after.dead, stroke.opts,
                                        source, steps, notes)
-    updates += [(("pv",), after.hit_points), (("etat", "mourant"), after.dying),
-                (("etat", "mort"), after.dead)]
-    if knocked:
-        updates.append((("etat", "assomme"), damage.suffered))
-    if paralysed:
-        updates.append((("etat", "paralyse"), True))
+    updates += hit_updates(after, damage.suffered, knocked, paralysed)
     state = after.label
     if state == "debout" and (knocked or defender.sheet.etat.assomme):
         state = "assomme"
@@ -327,6 +333,29 @@ def _hit(attacker: Character, defender: Character, stroke: Stroke, contest: Cont
     return Blow(report, spent, tuple(updates))
 
 
+def hit_first(attacker: Character, defender: Character, opts: AttackOptions) -> list[Update]:
+    """What any hit writes first: R000.36 the defender's concentration is lost; R000.42 a
+    Kravkar hold immobilises it (and does nothing else)."""
+    updates: list[Update] = []
+    if defender.sheet.etat.concentration:
+        updates.append((("etat", "concentration"), 0))
+    if opts.hold:
+        updates.append((("etat", "immobilise"), attacker.name))
+    return updates
+
+
+def hit_updates(after: StateAfter, suffered: int, knocked: bool, paralysed: bool
+                ) -> list[Update]:
+    """R000.34, R000.41, R000.27: what a blow that lands writes on the defender's sheet."""
+    updates: list[Update] = [(("pv",), after.hit_points), (("etat", "mourant"), after.dying),
+                             (("etat", "mort"), after.dead)]
+    if knocked:
+        updates.append((("etat", "assomme"), suffered))
+    if paralysed:
+        updates.append((("etat", "paralyse"), True))
+    return updates
+
+
 def _held(attacker: Character, defender: Character, stroke: Stroke, contest: ContestResult,
           notes: list[Line], spent: tuple[Update, ...], updates: list[Update]) -> Blow:
     """R000.42: a Kravkar hold that succeeds immobilises the opponent (no damage, no location);
@@ -335,11 +364,20 @@ def _held(attacker: Character, defender: Character, stroke: Stroke, contest: Con
                       + accord(defender.genre, "il peut", "elle peut", "dégagement possible")
                       + (" se dégager" if defender.genre else "")
                       + " à son tour (jdr regle degagement, Physique × 2 opposé)", "R000.42"))
-    updates.append((("etat", "immobilise"), attacker.name))
     state = StateChange(defender.state, defender.state, defender.genre)
     report = AttackReport(attacker.name, defender.name, True, (contest,), state=state,
                           notes=tuple(notes), rule="R000.42", weapon=stroke.weapon_name)
     return Blow(report, spent, tuple(updates))
+
+
+LOCATION_DIE = 20
+
+
+def zone_at(raw: int, margin: int, stroke: Stroke) -> tuple[int, Zone]:
+    """R000.29, R000.38: the row (and its zone) a location die `raw` gives after the margin."""
+    opts = stroke.opts
+    total = location_total(raw, margin, opts.mounted_attacker, opts.mounted_defender)
+    return total, zone_for(total, stroke.cac)
 
 
 def _locate(margin: int, stroke: Stroke, source: DiceSource) -> tuple[Location, Zone]:
@@ -350,8 +388,8 @@ def _locate(margin: int, stroke: Stroke, source: DiceSource) -> tuple[Location, 
         number, zone = aimed_zone(opts.aimed, stroke.cac)
         return Location(number, zone.name, (), (
             Line("attaque visée : pas de jet de localisation", "R000.30"), Line(*table))), zone
-    raw = source.roll(20)
-    total = location_total(raw, margin, opts.mounted_attacker, opts.mounted_defender)
+    raw = source.roll(LOCATION_DIE)
+    total, zone = zone_at(raw, margin, stroke)
     text = f"d20 {raw} + écart {location_bonus(margin)} (au plus 5)"
     unclamped = raw + location_bonus(margin)
     if opts.mounted_attacker:
@@ -360,8 +398,7 @@ def _locate(margin: int, stroke: Stroke, source: DiceSource) -> tuple[Location, 
         text, unclamped = text + " − 5 (défenseur monté)", unclamped - 5
     if unclamped != total:
         text += f" = {unclamped}, ramené entre 1 et 20"
-    zone = zone_for(total, stroke.cac)
-    return Location(total, zone.name, (Die(20, raw),), (
+    return Location(total, zone.name, (Die(LOCATION_DIE, raw),), (
         Line(f"{text} = {total}", "R000.29"), Line(*table))), zone
 
 
@@ -369,78 +406,115 @@ def _damage(attacker: Character, defender: Character, zone: Zone, stroke: Stroke
             source: DiceSource) -> Damage:
     """R000.31–R000.33, R000.36, D-000.46: weapon damage (+ Physique), critical location,
     concentration, minus the protection covering the zone (A000.14)."""
-    raw, rolled, added_phy = weapon_damage(attacker, stroke.formula, source)
+    weapon, rolled, added_phy = weapon_damage(attacker, stroke.formula, source)
     formula = stroke.formula
     dice = list(rolled.dice)
     detail: list[Line] = []
     if added_phy:
         formula += " + Physique"
         detail.append(Line(f"Physique ajoutée : +{attacker.characteristic('physique')}", "D-000.46"))
+    extra_total = 0
     if zone.extra:
         extra = roll(zone.extra, source)
-        raw += extra.total
+        extra_total = extra.total
         dice += extra.dice
         formula += f" + {zone.extra}"
         detail.append(Line(f"{zone.name} : +{zone.extra} = +{extra.total}",
                            "R000.27" if stroke.cac else "R000.26"))
-    if stroke.opts.concentration == "degats" and attacker.sheet.etat.concentration:
-        bonus = concentration_bonus(attacker.sheet.etat.concentration)
-        raw += bonus
+    bonus = concentration_damage(attacker, stroke.opts)
+    if bonus:
         formula += " + concentration"
         detail.append(Line(f"concentration : +{bonus}", "R000.36"))
     if stroke.opts.extra_damage:
-        raw += stroke.opts.extra_damage
         formula += " + Course de la monture"
         detail.append(Line(f"charge : Course de la monture +{stroke.opts.extra_damage}", "R000.39"))
+    raw = raw_damage(weapon, extra_total, attacker, stroke.opts)
     protection = protection_for(defender, zone)
     return Damage(formula, tuple(dice), raw, protection, suffered_damage(raw, protection),
                   tuple(detail))
+
+
+def raw_damage(weapon: int, extra: int, attacker: Character, opts: AttackOptions) -> int:
+    """R000.31, R000.36, R000.39: a blow's damage before protection: the weapon's (Physique
+    included), the zone's extra dice, the concentration spent on damage, the mount's Course."""
+    return weapon + extra + concentration_damage(attacker, opts) + opts.extra_damage
+
+
+def concentration_damage(attacker: Character, opts: AttackOptions) -> int:
+    """R000.36: what the attacker's concentration adds to the damage (0 when not spent so)."""
+    if opts.concentration == "degats" and attacker.sheet.etat.concentration:
+        return concentration_bonus(attacker.sheet.etat.concentration)
+    return 0
+
+
+PARALYSIS_RESISTANCE = 25  # R000.27: Résistance Physique ≥ 25 escapes the paralysis
+
+
+def head_roll(defender: Character, zone: Zone, suffered: int, dead: bool, opts: AttackOptions
+              ) -> tuple[str, Check | None]:
+    """R000.41, A000.29: a head hit that hurts calls for a knock-out roll (`assommement`;
+    `deja` and no roll when the defender is knocked out already); R000.27: the Bijoux de
+    famille for a paralysis roll (`paralysie`); ("", None): no roll."""
+    if dead:
+        return "", None
+    if zone.head and suffered > 0 and CONFIG.knockout_on_any_head_hit and not opts.lethal:
+        if defender.sheet.etat.assomme:
+            return "deja", None
+        return "assommement", resistance_check(defender, "resistance_physique",
+                                               label="Résistance Physique (assommement)")
+    if zone.effect:
+        return "paralysie", resistance_check(defender, "resistance_physique",
+                                             threshold=PARALYSIS_RESISTANCE,
+                                             label="Résistance Physique (Bijoux de famille)")
+    return "", None
+
+
+def head_effects(kind: str, suffered: int, result: CheckResult | None) -> tuple[bool, bool]:
+    """(knocked out, paralysed) after the roll `head_roll` called for."""
+    if result is None:
+        return False, False
+    if kind == "assommement":
+        return knockout(result.total, suffered), False
+    return False, result.total < PARALYSIS_RESISTANCE
 
 
 def _head_effects(defender: Character, zone: Zone, suffered: int, dead: bool, opts: AttackOptions,
                   source: DiceSource, steps: list[Step], notes: list[Line]) -> tuple[bool, bool]:
     """R000.41, A000.29: a head hit may knock out; R000.27: the Bijoux de famille may paralyse.
     Adds the Résistance Physique roll to `steps`; returns (knocked out, paralysed)."""
-    if dead:
+    kind, check = head_roll(defender, zone, suffered, dead, opts)
+    if kind == "deja":
+        notes.append(Line(accord(defender.genre, "déjà assommé", "déjà assommée",
+                                 "déjà sans connaissance")
+                          + " : pas de nouveau jet d'assommement", "R000.41"))
+    if check is None:
         return False, False
-    if zone.head and suffered > 0 and CONFIG.knockout_on_any_head_hit and not opts.lethal:
-        if defender.sheet.etat.assomme:
-            notes.append(Line(accord(defender.genre, "déjà assommé", "déjà assommée",
-                                     "déjà sans connaissance")
-                              + " : pas de nouveau jet d'assommement", "R000.41"))
-            return False, False
-        ko = resistance_check(defender, "resistance_physique",
-                              label="Résistance Physique (assommement)").roll(source)
-        steps.append(ko)
-        return _knockout_note(ko, suffered, notes, defender.genre), False
-    if zone.effect:
-        paralysis = resistance_check(defender, "resistance_physique", threshold=25,
-                                     label="Résistance Physique (Bijoux de famille)").roll(source)
-        steps.append(paralysis)
-        if paralysis.total >= 25:
-            notes.append(Line("Bijoux de famille : Résistance Physique ≥ 25, pas de paralysie", "R000.27"))
-            return False, False
+    result = check.roll(source)
+    steps.append(result)
+    knocked, paralysed = head_effects(kind, suffered, result)
+    if kind == "assommement":
+        notes.append(_knockout_note(result, suffered, knocked, defender.genre))
+    elif not paralysed:
+        notes.append(Line("Bijoux de famille : Résistance Physique ≥ 25, pas de paralysie", "R000.27"))
+    else:
         notes.append(Line("Bijoux de famille : " + accord(
             defender.genre, "paralysé, il perd son prochain tour et ne se défend pas d'ici là",
             "paralysée, elle perd son prochain tour et ne se défend pas d'ici là",
             "paralysie : son prochain tour est perdu, et aucune défense d'ici là"),
             "R000.27, D-000.47"))
-        return False, True
-    return False, False
+    return knocked, paralysed
 
 
-def _knockout_note(ko: CheckResult, suffered: int, notes: list[Line], g: Genre = None) -> bool:
-    if knockout(ko.total, suffered):
+def _knockout_note(ko: CheckResult, suffered: int, knocked: bool, g: Genre = None) -> Line:
+    if knocked:
         then = (accord(g, "il perd son prochain tour, puis se réveille",
                        "elle perd son prochain tour, puis se réveille",
                        "son prochain tour est perdu, puis le réveil vient")
                 + f" sur un jet > {wake_difficulty(suffered, 1)}")
-        notes.append(Line(f"{state_label('assomme', g)} : Résistance Physique {ko.total} ≤ "
-                          f"{suffered} dégâts ; {then}", "R000.41"))
-        return True
-    notes.append(Line(accord(g, "reste conscient", "reste consciente", "garde connaissance")
-                      + f" : Résistance Physique {ko.total} > {suffered} dégâts", "R000.41"))
-    return False
+        return Line(f"{state_label('assomme', g)} : Résistance Physique {ko.total} ≤ "
+                    f"{suffered} dégâts ; {then}", "R000.41")
+    return Line(accord(g, "reste conscient", "reste consciente", "garde connaissance")
+                + f" : Résistance Physique {ko.total} > {suffered} dégâts", "R000.41")
 
 
 def _state_notes(before: str, after: str, g: Genre = None) -> list[Line]:

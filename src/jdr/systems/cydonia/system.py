@@ -3,6 +3,10 @@ result and the sheet changes (RULES.md section 1, SHEETS.md `cydonia`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
 from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest
 from jdr.core.french import accord, de, is_state, loses_turn, pronoun, state_label, they_are
@@ -20,6 +24,7 @@ from jdr.core.system import (
     SystemHelp,
     TurnRequest,
     XpRequest,
+    default_choice,
 )
 from jdr.core.threshold import parse_threshold
 from jdr.core.turns import Cost, TurnAct, TurnLimits
@@ -42,6 +47,9 @@ from jdr.systems.cydonia.rulebook import RULES
 from jdr.systems.cydonia.rulekit import sheet_changes as _changes
 from jdr.systems.cydonia.sheet import TEMPLATE, CydoniaSheet
 from jdr.systems.cydonia.tables import CHARACTERISTICS, LADDER
+
+if TYPE_CHECKING:
+    from jdr.core.compile import Effect
 
 EVERY_ACTION = {**ACTIONS, **RULES}  # the commands, then `jdr regle NOM` (rulebook)
 
@@ -153,8 +161,7 @@ class Cydonia(GameSystem[CydoniaSheet]):
     # ------------------------------------------------------------------ combat
 
     def attack(self, request: AttackRequest[CydoniaSheet], source: DiceSource) -> Outcome:
-        if request.critical or request.full:
-            raise RuleError("--critique et --complete n'existent pas en Cydonia")
+        _no_critical(request)
         blow = attack(Character(request.attacker.model), Character(request.defender.model),
                       options_from(request), source, request.chooser)
         changes = (_changes(request.attacker.doc, blow.attacker)
@@ -302,6 +309,17 @@ class Cydonia(GameSystem[CydoniaSheet]):
             seen.setdefault(normalize(zone.name), zone.name)
         return tuple(Choice(k, v) for k, v in seen.items())
 
+    def attack_outcomes(self, request: AttackRequest[CydoniaSheet]
+                        ) -> Mapping[Effect, Fraction] | None:
+        """The exact table of `attack` from the laws of its rolls (`attack_law`), not face by
+        face; an expert who keeps another die than the better one (a chooser) is enumerated."""
+        from jdr.systems.cydonia.attack_law import attack_outcomes
+
+        if request.chooser is not default_choice:
+            return super().attack_outcomes(request)
+        _no_critical(request)
+        return attack_outcomes(request.attacker, request.defender, options_from(request))
+
     def attack_odds(self, request: AttackRequest[CydoniaSheet]) -> Odds:
         """R000.22–R000.24: the exact odds of the attack roll against the defence roll `attack`
         makes (the same contest)."""
@@ -360,3 +378,8 @@ def _reputation(actor: Character, request: CheckRequest[CydoniaSheet]) -> tuple[
 
 
 SYSTEM = Cydonia()
+
+
+def _no_critical(request: AttackRequest[CydoniaSheet]) -> None:
+    if request.critical or request.full:
+        raise RuleError("--critique et --complete n'existent pas en Cydonia")

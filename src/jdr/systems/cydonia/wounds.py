@@ -5,7 +5,9 @@ transformation)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
+from jdr.core.compile import expression_law
 from jdr.dice.notation import RollResult, names_in, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
@@ -103,15 +105,28 @@ def protection_for(character: Character, zone: Zone) -> int:
     return int(prot.get(zone.armour, prot.get("toutes", 0)))
 
 
+def adds_physique(formula: str) -> bool:
+    """D-000.46: a formula naming PHY already counts Physique; otherwise it is added."""
+    return not any(ABBREVIATIONS.get(n, n) == "physique" for n in names_in(formula))
+
+
 def weapon_damage(character: Character, formula: str, source: DiceSource) -> tuple[int, RollResult, bool]:
-    """R000.31, D-000.46: a formula naming PHY already counts Physique; otherwise it is added.
+    """R000.31, D-000.46: the formula rolled, Physique added when it does not name it.
 
     Returns (total, the formula's roll, whether Physique was added)."""
-    names = names_in(formula)
     result = roll(formula, source, _variables(character))
-    names_physique = any(ABBREVIATIONS.get(n, n) == "physique" for n in names)
-    total = result.total if names_physique else result.total + character.characteristic("physique")
-    return total, result, not names_physique
+    added = adds_physique(formula)
+    return result.total + (character.characteristic("physique") if added else 0), result, added
+
+
+def weapon_damage_law(character: Character, formula: str) -> dict[int, Fraction] | None:
+    """The exact law of `weapon_damage`'s total (the formula's own odds, Physique added the
+    same way); None when the formula's law is not computed whole (explosions)."""
+    found = expression_law(formula, _variables(character))
+    if found is None:
+        return None
+    shift = character.characteristic("physique") if adds_physique(formula) else 0
+    return {value + shift: p for value, p in found.items()}
 
 
 def _variables(character: Character) -> dict[str, int]:

@@ -53,6 +53,7 @@ def _flat_footed(defence: str | None, options: Options, surprised: bool = False)
 
 class Dd35System(GameSystem[Sheet]):
     id = "dd35"
+    attack_health_relative = True  # the simulator compiles its attack apart from health
     title = "d20 / 3.5 — Catégorie:Combat (armure = réduction de dégâts)"
     seed = "002_7c1c454f5d826199.txt"
     actions = ACTIONS

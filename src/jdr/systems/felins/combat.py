@@ -101,25 +101,41 @@ def attack_check(attacker: Cat, defender: Cat, cover: Cover, config: FelinsConfi
     return skill_check(attacker, tables.COMBAT_SKILL, Roll(threshold, rule="R004.30"), config)
 
 
-def _strike(attacker: Cat, defender: Cat, cover: Cover, source: DiceSource,
-            config: FelinsConfig, chooser: Chooser = default_choice) -> Blow:
-    """R004.30 the roll, R004.31 the wounds, R004.32 the state, R004.28 the will check of a cat
-    still in the fight — in the order the dice are rolled; each roller keeps the die it wishes
-    (A004.05)."""
+def require_fight(attacker: Cat, defender: Cat) -> None:
+    """The attacker can act (D-ALL.02); a dead cat is not attacked (R004.32)."""
     attacker.require_able("attaquer")
     if defender.state == "mort":
         raise RuleError(f"{defender.name} est déjà {state_label('mort', defender.genre)} "
                         "(R004.32)")
+
+
+def will_after(outcome: WoundOutcome, wounds: int, config: FelinsConfig = DEFAULT
+               ) -> Check | None:
+    """R004.28 the will check new wounds call for, from a cat still conscious (A004.17: on the
+    new wounds, or on all of them)."""
+    if not wounds or outcome.state_after != "conscient":
+        return None
+    basis = outcome.wounds_after if config.will_wounds == "total" else wounds
+    return will_check(outcome.after, basis, config)
+
+
+def after_will(outcome: WoundOutcome, will: CheckResult | None) -> WoundOutcome:
+    """R004.28 a failed will check: the cat abandons the fight."""
+    return outcome.fled() if will is not None and not will.success else outcome
+
+
+def _strike(attacker: Cat, defender: Cat, cover: Cover, source: DiceSource,
+            config: FelinsConfig, chooser: Chooser = default_choice) -> Blow:
+    """R004.30 the roll, R004.31 the wounds, R004.32 the state, R004.28 the will check of a cat
+    still in the fight — in the order the dice are rolled; each roller keeps the die it wishes
+    (A004.05). The same steps give the exact table of `attack_law`."""
+    require_fight(attacker, defender)
     roll = roll_kept(attack_check(attacker, defender, cover, config), source, chooser)
     wounds = wounds_from_margin(bool(roll.success), roll.margin)
     outcome = take_wounds(defender, wounds, source, config)
-    will = None
-    if wounds and outcome.state_after == "conscient":
-        basis = outcome.wounds_after if config.will_wounds == "total" else wounds
-        will = roll_kept(will_check(outcome.after, basis, config), source, chooser)
-        if not will.success:
-            outcome = outcome.fled()
-    return Blow(roll, wounds, outcome, will)
+    check = will_after(outcome, wounds, config)
+    will = roll_kept(check, source, chooser) if check is not None else None
+    return Blow(roll, wounds, after_will(outcome, will), will)
 
 
 def _summary(blow: Blow, attacker: str, defender: str, genre: Genre = None) -> tuple[Line, ...]:
@@ -169,11 +185,16 @@ def attack(attacker: Loaded[Cat], defender: Loaded[Cat], cover: Cover, source: D
     attacker's Chance after a critical; the defender's wounds, state (`en_fuite` after a failed
     will check, R004.28), minutes of unconsciousness, and Chance (will check)."""
     blow = _strike(attacker.model, defender.model, cover, source, config, chooser)
-    changes: tuple[SheetChange, ...] = (*roll_changes(attacker, blow.roll),
-                                        *wound_changes(defender, blow.outcome))
-    if blow.will is not None:
-        changes += roll_changes(defender, blow.will)
+    changes = (*roll_changes(attacker, blow.roll), *hurt_changes(defender, blow.outcome, blow.will))
     return Outcome(attack_report(attacker.model, defender.model, cover, blow, config), changes)
+
+
+def hurt_changes(defender: Loaded[Cat], outcome: WoundOutcome, will: CheckResult | None
+                 ) -> tuple[SheetChange, ...]:
+    """What a blow writes on the defender's sheet: wounds, state, minutes, then the Chance its
+    will check leaves (the attacker's Chance: `roll_changes`)."""
+    changes = wound_changes(defender, outcome)
+    return changes + roll_changes(defender, will) if will is not None else changes
 
 
 # ------------------------------------------------------------------ initiative (R004.29)

@@ -10,6 +10,7 @@ is in `care.py`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from jdr.core.check import Check, CheckResult, Natural, Verdict
 from jdr.core.french import state_label
@@ -126,31 +127,53 @@ class WoundOutcome:
         return tuple(out)
 
 
-def unchanged(cat: Cat) -> WoundOutcome:
-    return WoundOutcome(cat, cat)
+def unconscious(cat: Cat, duration: CheckResult) -> Cat:
+    """R004.32 / A004.30 the cat unconscious for the minutes its 3d10 × 5 gave (kept)."""
+    return replace(cat, state="inconscient", unconscious_minutes=duration.total)
 
 
 def fall_unconscious(cat: Cat, source: DiceSource) -> tuple[Cat, CheckResult]:
     """R004.32 / A004.30 the cat falls unconscious: 3d10 × 5 minutes, rolled now, kept."""
     duration = duration_check(cat.name).roll(source)
-    return replace(cat, state="inconscient", unconscious_minutes=duration.total), duration
+    return unconscious(cat, duration), duration
+
+
+def wounded(cat: Cat, wounds: int, config: FelinsConfig = DEFAULT) -> tuple[Cat, bool]:
+    """R004.31/R004.32 + A004.18/A004.19: the cat once the wound levels are added and its
+    state moved on, and whether it falls unconscious now (its 3d10 × 5 minutes still to roll);
+    new wounds can be cared for again (R004.33: `soins` back to `aucun`)."""
+    if wounds <= 0 or cat.state == "mort":
+        return cat, False
+    after = replace(cat, wounds=cat.wounds + wounds, care="aucun")
+    if cat.awake and knocked_out(after.wounds, cat.characteristics["vigueur"], config):
+        return after, True
+    if cat.state == "inconscient":
+        return replace(after, state="coma", unconscious_minutes=0), False
+    if cat.state == "coma":
+        return replace(after, state="mort"), False
+    return after, False
 
 
 def take_wounds(cat: Cat, wounds: int, source: DiceSource,
                 config: FelinsConfig = DEFAULT) -> WoundOutcome:
-    """R004.31/R004.32 + A004.18/A004.19: add wound levels and move the state on; new wounds
-    can be cared for again (R004.33: `soins` back to `aucun`)."""
-    if wounds <= 0 or cat.state == "mort":
-        return unchanged(cat)
-    after = replace(cat, wounds=cat.wounds + wounds, care="aucun")
-    duration = None
-    if cat.awake and knocked_out(after.wounds, cat.characteristics["vigueur"], config):
-        after, duration = fall_unconscious(after, source)
-    elif cat.state == "inconscient":
-        after = replace(after, state="coma", unconscious_minutes=0)
-    elif cat.state == "coma":
-        after = replace(after, state="mort")
-    return WoundOutcome(cat, after, duration)
+    """R004.31/R004.32 + A004.18/A004.19: add wound levels and move the state on (`wounded`),
+    rolling the minutes of a cat that falls unconscious."""
+    after, falls = wounded(cat, wounds, config)
+    if not falls:
+        return WoundOutcome(cat, after)
+    fallen, duration = fall_unconscious(after, source)
+    return WoundOutcome(cat, fallen, duration)
+
+
+def wound_law(cat: Cat, wounds: int, config: FelinsConfig = DEFAULT
+              ) -> list[tuple[WoundOutcome, Fraction]]:
+    """What `take_wounds` can give, with its exact probability: the fall's minutes from the
+    law of their own check (`duration_check`)."""
+    after, falls = wounded(cat, wounds, config)
+    if not falls:
+        return [(WoundOutcome(cat, after), Fraction(1))]
+    return [(WoundOutcome(cat, unconscious(after, d), d), p)
+            for d, p in duration_check(cat.name).outcomes()]
 
 
 #: sheet key of each field of `Cat` the rules change.

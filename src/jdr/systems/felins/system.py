@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 
 from jdr.core.check import CheckResult, Odds
+from jdr.core.compile import Effect
 from jdr.core.options import ActionSpec
 from jdr.core.results import Health, Line, Result, SheetView
 from jdr.core.sheet import SheetDocument
@@ -20,13 +22,14 @@ from jdr.core.system import (
     RuleRequest,
     SystemHelp,
     TurnRequest,
+    default_choice,
 )
 from jdr.core.threshold import parse_threshold
 from jdr.core.turns import TurnLimits
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
-from jdr.systems.felins import combat, states
+from jdr.systems.felins import attack_law, combat, states
 from jdr.systems.felins import duel as provocation
 from jdr.systems.felins.checks import (
     Roll,
@@ -151,8 +154,8 @@ class FelinsSystem(GameSystem[Cat]):
 
     # -- combat ----------------------------------------------------------------
 
-    def attack(self, request: AttackRequest[Cat], source: DiceSource) -> Outcome:
-        """R004.23–R004.32; options `protection`, `surprise` (R004.25, R004.26)."""
+    def _attack_setup(self, request: AttackRequest[Cat]) -> tuple[FelinsConfig, combat.Cover]:
+        """The attack's configuration and cover; the flags that mean nothing here refused."""
         given = (request.defence, request.aimed, request.critical, request.full or None)
         for flag, value in zip(_NO_ATTACK_FLAG, given, strict=True):
             if value is not None:
@@ -162,9 +165,22 @@ class FelinsSystem(GameSystem[Cat]):
                                                                             "griffes"):
             raise RuleError("felins : pas d'armes, les chats se battent en Combat griffu (R004.30)")
         config = config_from(request.options, self.config)
-        cover = combat.Cover(request.options.text("protection"), request.options.text("surprise"))
+        return config, combat.Cover(request.options.text("protection"),
+                                    request.options.text("surprise"))
+
+    def attack(self, request: AttackRequest[Cat], source: DiceSource) -> Outcome:
+        """R004.23–R004.32; options `protection`, `surprise` (R004.25, R004.26)."""
+        config, cover = self._attack_setup(request)
         return combat.attack(request.attacker, request.defender, cover, source, config,
                              request.chooser)
+
+    def attack_outcomes(self, request: AttackRequest[Cat]) -> Mapping[Effect, Fraction] | None:
+        """The exact table of `attack` from the laws of its rolls (`attack_law`), not face by
+        face; a player who keeps another die than the best (a chooser) is enumerated."""
+        if request.chooser is not default_choice:
+            return super().attack_outcomes(request)
+        config, cover = self._attack_setup(request)
+        return attack_law.attack_outcomes(request.attacker, request.defender, cover, config)
 
     def check_choices(self, sheet: Loaded[Cat]) -> tuple[Choice, ...]:
         """R004.08: the skills this cat may use (an (Ω) skill needs rank 1), its characteristics."""

@@ -113,6 +113,7 @@ RULES = (surprise.NAME,)
 
 class MaitriseSystem(GameSystem[Character]):
     id = "maitrise"
+    attack_health_relative = True  # the simulator compiles its attack apart from health
     title = "Système d20 à rangs de maîtrise"
     seed = "001_13101d48f57b5cde.txt"
     actions = ACTIONS
