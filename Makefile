@@ -7,9 +7,8 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml exemples/deuxdes/pyproject.toml
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	$(PY) -m pip install --quiet -e exemples/deuxdes
+	$(PY) -m pip install --quiet 'uv>=0.4'
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -e '.[dev]' -e exemples/deuxdes
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -28,7 +27,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_encounter.py --rounds 1
 	$(PY) benchmarks/bench_throughput.py --seconds 5
 	$(PY) benchmarks/bench_live.py --clients 1000 --rolls 40
-	$(PY) benchmarks/stress_kill.py --kills 10
+	$(PY) benchmarks/stress_kill.py --kills 10 --writers 20
 
 clean:
 	rm -rf $(VENV)

@@ -1,8 +1,31 @@
-"""Shared fixtures: the seed's characters as sheets."""
+"""Shared fixtures: the seed's characters as sheets; how the suite runs on both cores.
+
+How a new test stays cheap (the whole `make test` must stay under 3 minutes on two cores):
+- `make test` runs `pytest -n 2 --dist loadgroup` (pytest-xdist): every test runs in one of two
+  worker processes, in any order. Use `tmp_path` (never a fixed path), `free_port()` (never a fixed
+  port), `helpers.pg_schema` / the `db_target` fixtures (a fresh PostgreSQL schema per test),
+  `monkeypatch` for the environment and the working folder.
+- A page test takes the `browser` fixture (one Chromium per worker, for the whole run) and
+  `server` or `site` (one `jdr servir` per worker, shared: make your own table with `new_site`).
+  Every module of `tests/browser/` is an xdist group, so its tests run in one worker. Wait with
+  Playwright's `expect(...)` (it retries), never `time.sleep`; to prove something did NOT arrive,
+  send something after it and wait for that (the live channel keeps the order).
+- The web API in process (`web_support.in_process`) costs milliseconds; a real server
+  (`live_server`) about a second: start one only when the process is the point (signals, two
+  processes, limits of the real server), and share it across a module's tests.
+- The CLI in process (`helpers.cli`) costs milliseconds; a subprocess of `jdr` about a second:
+  spawn one only when the process is the point (exit code of the entry point, kill -9, closed
+  stdout, locale).
+- Long loops (hundreds of kills, thousands of hypothesis examples) go to `benchmarks/`.
+- Check with `pytest --durations=20 tests/ton_module.py`: a test over a second needs a reason.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import copy
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,3 +55,41 @@ def sheets(tmp_path: Path) -> tuple[Path, Path]:
     a.write_text(NAIN_YAML, encoding="utf-8")
     b.write_text(ELFE_YAML, encoding="utf-8")
     return a, b
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each module of tests/browser/ is one xdist group: its tests share a worker, so the
+    browser and the server it starts serve all of them."""
+    for item in items:
+        if item.path.parent.name == "browser":
+            item.add_marker(pytest.mark.xdist_group(f"navigateur-{item.path.stem}"))
+
+
+@contextlib.contextmanager
+def _lifted(item: pytest.Item) -> Iterator[None]:
+    """Playwright's sync API (one browser per worker, kept for the whole run) marks its event
+    loop as running in this thread between its calls; a test that runs its own loop (anyio,
+    `asyncio.run`) runs with that mark lifted, and it is put back afterwards for the browser."""
+    if "browser" in getattr(item, "fixturenames", ()):
+        yield
+        return
+    loop = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(loop)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
+    with _lifted(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    with _lifted(item):
+        return (yield)
+

@@ -15,7 +15,7 @@ from browser_support import ARGS, CHROMIUM, Site, new_site
 from web_support import live_server
 
 
-@pytest.fixture(scope="module")  # per module: Playwright's loop must be gone before async tests run
+@pytest.fixture(scope="session")  # one per worker; tests/conftest.py keeps it off async tests
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -27,7 +27,7 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # one per worker, shared: each test makes its own table
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("pages") / "tables.jdr"
     with live_server(str(db)) as live:
