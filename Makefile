@@ -18,7 +18,7 @@ test: $(STAMP)
 	bash scripts/services.sh
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy src
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n 2 --dist loadgroup
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dice.py

@@ -17,10 +17,12 @@ from web_support import live_server
 
 @pytest.fixture(scope="session")  # one per worker; tests/conftest.py keeps it off async tests
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=20_000)  # a loaded machine; a timing that is the rule says its own
 
     if not Path(CHROMIUM).is_file():
-        pytest.fail(f"chromium introuvable ({CHROMIUM}) : apt-get install -y chromium")
+        pytest.fail(f"chromium introuvable ({CHROMIUM}) : apt-get install -y chromium-headless-shell")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield browser
