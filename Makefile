@@ -21,8 +21,10 @@ run: $(STAMP)
 test: $(STAMP)
 	bash scripts/services.sh
 	$(VENV)/bin/ruff check src tests benchmarks
-	$(VENV)/bin/mypy src
-	$(VENV)/bin/pytest -n 2 --dist loadgroup
+	@# mypy beside the suite (two pytest workers, tests/conftest.py): it fills the cores they leave idle
+	$(VENV)/bin/mypy src & typing=$$!; \
+	$(VENV)/bin/pytest -n 2 --dist loadgroup; tests=$$?; \
+	wait $$typing && exit $$tests
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dice.py
