@@ -11,8 +11,10 @@ How a new test stays cheap (the whole `make test` must stay under 3 minutes on t
   Playwright's `expect(...)` (it retries), never `time.sleep`; to prove something did NOT arrive,
   send something after it and wait for that (the live channel keeps the order).
 - The web API in process (`web_support.in_process`) costs milliseconds; a real server
-  (`live_server`) about a second: start one only when the process is the point (signals, two
-  processes, limits of the real server), and share it across a module's tests.
+  (`live_server`) about a second. A test that needs a real process but not a fresh one (live
+  channels, WebSockets) takes `shared_live` (tests/web/conftest.py: one server per database and
+  worker; `make_table` gives each table a new name). Start your own only when the process is
+  the point (signals, two processes, limits set by the environment).
 - The CLI in process (`helpers.cli`) costs milliseconds; a subprocess of `jdr` about a second:
   spawn one only when the process is the point (exit code of the entry point, kill -9, closed
   stdout, locale).
