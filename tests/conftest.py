@@ -1,15 +1,17 @@
 """Shared fixtures: the seed's characters as sheets; how the suite runs on both cores.
 
 How a new test stays cheap (the whole `make test` must stay under 3 minutes on two cores):
-- `make test` runs `pytest -n 2 --dist loadgroup` (pytest-xdist): every test runs in one of two
-  worker processes, in any order. Use `tmp_path` (never a fixed path), `free_port()` (never a fixed
-  port), `helpers.pg_schema` / the `db_target` fixtures (a fresh PostgreSQL schema per test),
-  `monkeypatch` for the environment and the working folder.
+- `make test` runs `pytest -n 2 --dist loadscope` (pytest-xdist): each module runs whole in one
+  of two worker processes (its module fixtures start once), modules in any order. (`loadgroup`
+  is broken with pytest 9.2: xdist 3.8 renames the test through `item._nodeid`, which pytest no
+  longer reads.) Use `tmp_path` (never a fixed path), `free_port()` (never a fixed port),
+  `helpers.pg_schema` / the `db_target` fixtures (a fresh PostgreSQL schema per test),
+  `monkeypatch` for the environment and the working folder. A long module is one unit of work:
+  past a minute, split it.
 - A page test takes the `browser` fixture (one Chromium per worker, for the whole run) and
   `server` or `site` (one `jdr servir` per worker, shared: make your own table with `new_site`).
-  Every module of `tests/browser/` is an xdist group, so its tests run in one worker. Wait with
-  Playwright's `expect(...)` (it retries), never `time.sleep`; to prove something did NOT arrive,
-  send something after it and wait for that (the live channel keeps the order).
+  Wait with Playwright's `expect(...)` (it retries), never `time.sleep`; to prove something did
+  NOT arrive, send something after it and wait for that (the live channel keeps the order).
 - The web API in process (`web_support.in_process`) costs milliseconds; a real server
   (`live_server`) about a second. A test that needs a real process but not a fresh one (live
   channels, WebSockets) takes `shared_live` (tests/web/conftest.py: one server per database and
@@ -57,15 +59,6 @@ def sheets(tmp_path: Path) -> tuple[Path, Path]:
     a.write_text(NAIN_YAML, encoding="utf-8")
     b.write_text(ELFE_YAML, encoding="utf-8")
     return a, b
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each module of tests/browser/ is one xdist group: its tests share a worker, so the
-    browser and the server it starts serve all of them."""
-    for item in items:
-        if item.path.parent.name == "browser":
-            item.add_marker(pytest.mark.xdist_group(f"navigateur-{item.path.stem}"))
 
 
 @contextlib.contextmanager
