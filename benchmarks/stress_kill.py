@@ -1,12 +1,15 @@
 """Kill `jdr attack` with SIGKILL at random moments, N times, on a large YAML sheet: count how
 often the sheet was left before the action, after it, broken, and temporary files left behind.
+Then W attacks at once on one defender: count the hits lost (the suite keeps one kill while the
+sheet is written, and two attacks around another writer's lock: tests/core/test_files_hostile.py).
 
-    python benchmarks/stress_kill.py [--kills 200]
+    python benchmarks/stress_kill.py [--kills 200] [--writers 20]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import signal
 import subprocess
@@ -49,7 +52,13 @@ def _after(text: str, before: str) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--kills", type=int, default=200)
+    parser.add_argument("--writers", type=int, default=20)
     args = parser.parse_args()
+    kills(args.kills)
+    writers(args.writers)
+
+
+def kills(count: int) -> None:
     rng = random.Random(7)
     folder = Path(tempfile.mkdtemp(prefix="jdr-kill-"))
     nain, cible = folder / "nain.yaml", folder / "cible.yaml"
@@ -62,7 +71,7 @@ def main() -> None:
                     "8,1,10,6"], check=True, stdout=subprocess.DEVNULL)
     duration = time.perf_counter() - start
     print(f"durée d'une attaque sur la grande fiche : {duration * 1000:.0f} ms")
-    for _ in range(args.kills):
+    for _ in range(count):
         before = cible.read_text(encoding="utf-8")
         proc = subprocess.Popen([sys.executable, "-m", "jdr.cli.main", "attack", str(nain), str(cible),
                                  "--des", "8,1,10,6"], stdout=subprocess.DEVNULL,
@@ -81,7 +90,26 @@ def main() -> None:
         counts["temporaires"] += len(leftovers)
         for p in leftovers:
             p.unlink()
-    print(f"{args.kills} kill -9 : " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    print(f"{count} kill -9 : " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+def writers(count: int) -> None:
+    """`count` attacks started together on one defender: every 16-point hit must be kept."""
+    folder = Path(tempfile.mkdtemp(prefix="jdr-writers-"))
+    cible = folder / "cible.yaml"
+    cible.write_text(CIBLE, encoding="utf-8")
+    procs = []
+    for i in range(count):
+        nain = folder / f"nain{i}.yaml"
+        nain.write_text(NAIN.replace("Nain A", f"Nain {i}"), encoding="utf-8")
+        procs.append(subprocess.Popen([sys.executable, "-m", "jdr.cli.main", "attack", str(nain), str(cible),
+                                       "--des", "8,1,10,6", "--json"], stdout=subprocess.PIPE, text=True))
+    hits = sum(json.loads(p.communicate()[0])["damage"]["suffered"] for p in procs)
+    from jdr.core.sheet import SheetDocument
+
+    left = SheetDocument.load(cible).plain()["pv"]["actuels"]
+    lost = (100000 - hits - left) // 16
+    print(f"{count} attaques en même temps sur une fiche : {hits // 16} coups, {lost} perdus")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,35 @@
-"""Shared fixtures: the seed's characters as sheets."""
+"""Shared fixtures: the seed's characters as sheets; how the suite runs on both cores.
+
+How a new test stays cheap (the whole `make test` must stay under 3 minutes on two cores):
+- `make test` runs `pytest -n 2 --dist loadscope` (pytest-xdist): each module runs whole in one
+  of two worker processes (its module fixtures start once), modules in any order. (`loadgroup`
+  is broken with pytest 9.2: xdist 3.8 renames the test through `item._nodeid`, which pytest no
+  longer reads.) Use `tmp_path` (never a fixed path), `free_port()` (never a fixed port),
+  `helpers.pg_schema` / the `db_target` fixtures (a fresh PostgreSQL schema per test),
+  `monkeypatch` for the environment and the working folder. A long module is one unit of work:
+  past a minute, split it.
+- A page test takes the `browser` fixture (one Chromium per worker, for the whole run) and
+  `server` or `site` (one `jdr servir` per worker, shared: make your own table with `new_site`).
+  Wait with Playwright's `expect(...)` (it retries), never `time.sleep`; to prove something did
+  NOT arrive, send something after it and wait for that (the live channel keeps the order).
+- The web API in process (`web_support.in_process`) costs milliseconds; a real server
+  (`live_server`) about a second. A test that needs a real process but not a fresh one (live
+  channels, WebSockets) takes `shared_live` (tests/web/conftest.py: one server per database and
+  worker; `make_table` gives each table a new name). Start your own only when the process is
+  the point (signals, two processes, limits set by the environment).
+- The CLI in process (`helpers.cli`) costs milliseconds; a subprocess of `jdr` about a second:
+  spawn one only when the process is the point (exit code of the entry point, kill -9, closed
+  stdout, locale).
+- Long loops (hundreds of kills, thousands of hypothesis examples) go to `benchmarks/`.
+- Check with `pytest --durations=20 tests/ton_module.py`: a test over a second needs a reason.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import copy
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,3 +59,32 @@ def sheets(tmp_path: Path) -> tuple[Path, Path]:
     a.write_text(NAIN_YAML, encoding="utf-8")
     b.write_text(ELFE_YAML, encoding="utf-8")
     return a, b
+
+
+@contextlib.contextmanager
+def _lifted(item: pytest.Item) -> Iterator[None]:
+    """Playwright's sync API (one browser per worker, kept for the whole run) marks its event
+    loop as running in this thread between its calls; a test that runs its own loop (anyio,
+    `asyncio.run`) runs with that mark lifted, and it is put back afterwards for the browser."""
+    if "browser" in getattr(item, "fixturenames", ()):
+        yield
+        return
+    loop = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(loop)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
+    with _lifted(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    with _lifted(item):
+        return (yield)
+

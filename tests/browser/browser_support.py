@@ -1,8 +1,9 @@
 """Helpers of the browser tests: Playwright for Python driving Debian's chromium.
 
 The server is the real one (`python -m jdr.web.serve` on a SQLite file, loopback port); the
-browser is `/usr/bin/chromium` (or `JDR_CHROMIUM`), headless. Without it the tests FAIL: install
-it with `apt-get install -y chromium`.
+browser is Debian's `/usr/bin/chromium-headless-shell` (the same Chromium without its window
+code: about a quarter less CPU for these tests), else `/usr/bin/chromium`, or `JDR_CHROMIUM`.
+Without one the tests FAIL: `make test` installs it (`apt-get install -y chromium-headless-shell`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ sys.path.append(str(Path(__file__).parents[1] / "web"))
 
 from web_support import ELFE_YAML, GOBELIN_YAML, NAIN_YAML
 
-CHROMIUM = os.environ.get("JDR_CHROMIUM", "/usr/bin/chromium")
+SHELL = "/usr/bin/chromium-headless-shell"
+CHROMIUM = os.environ.get("JDR_CHROMIUM", SHELL if Path(SHELL).is_file() else "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
 ARTIFACTS = Path(__file__).parent / "artifacts"

@@ -15,19 +15,21 @@ from browser_support import ARGS, CHROMIUM, Site, new_site
 from web_support import live_server
 
 
-@pytest.fixture(scope="module")  # per module: Playwright's loop must be gone before async tests run
+@pytest.fixture(scope="session")  # one per worker; tests/conftest.py keeps it off async tests
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=20_000)  # a loaded machine; a timing that is the rule says its own
 
     if not Path(CHROMIUM).is_file():
-        pytest.fail(f"chromium introuvable ({CHROMIUM}) : apt-get install -y chromium")
+        pytest.fail(f"chromium introuvable ({CHROMIUM}) : apt-get install -y chromium-headless-shell")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield browser
         browser.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # one per worker, shared: each test makes its own table
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("pages") / "tables.jdr"
     with live_server(str(db)) as live:

@@ -45,11 +45,9 @@ def test_player_check_reaches_mj_live_and_secret_stays_secret(browser: Any, site
     expect(player.locator("#chances .pourcent")).to_contain_text("60,0 %")
     player.click("#jets button[type=submit]")
     expect(player.locator("#jet-resultat .ok")).to_be_visible()
-    started = time.monotonic()
-    last = mj.locator("#journal li.entree").last
-    expect(last).to_contain_text("Nain A", timeout=1000)
+    last = mj.locator("#journal li.entree").last  # live in the MJ's open page (how fast: bench_live)
+    expect(last).to_contain_text("Nain A")
     expect(last).to_contain_text("Hache")
-    assert time.monotonic() - started < 1.0
     expect(last.locator(".de")).to_have_count(1)
     expect(last.locator(".verdict").first).to_have_text(re.compile("réussite|échec"))
 
@@ -61,7 +59,11 @@ def test_player_check_reaches_mj_live_and_secret_stays_secret(browser: Any, site
     expect(secret).to_contain_text("secret MJ")
     expect(secret).to_contain_text("7d13")
     expect(secret.locator(".de")).to_have_count(7)
-    time.sleep(1.0)
+    # a public roll after the secret one: once the player has it, the secret would be there too
+    mj.fill("#expression", "3d11")
+    mj.select_option("#visibilite", "public")
+    mj.click("#jets button[type=submit]")
+    expect(player.locator("#journal li.entree").last).to_contain_text("3d11")
     assert player.locator("#journal li.vis-mj").count() == 0
     for html in (player.content(), player.context.request.get(f"{site.url}/tables/{site.table}").text(),
                  player.context.request.get(f"{site.url}/tables/{site.table}/f/journal").text()):

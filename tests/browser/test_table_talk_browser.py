@@ -6,7 +6,6 @@ one click, an undo marked live in another page, older entries on demand."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 from browser_support import ARTIFACTS, Site, enter
@@ -165,10 +164,8 @@ def test_undo_is_marked_live_and_older_entries_load_on_demand(browser: Any, site
     assert lise.locator("#journal button[data-avant]").count() == 0
 
     last = site.api("GET", "/journal")[-1]["seq"]
-    started = time.monotonic()
-    site.api("POST", "/annuler")
-    expect(lise.locator(f"#e{last}")).to_have_class(re.compile(r"\bannulee\b"), timeout=1000)
-    assert time.monotonic() - started < 1.0
+    site.api("POST", "/annuler")  # marked in Lise's open page, without reloading it (how fast:
+    expect(lise.locator(f"#e{last}")).to_have_class(re.compile(r"\bannulee\b"))  # bench_live)
     expect(lise.locator(f"#e{last} .badge")).to_contain_text("annulé")
     mj.context.close()
     lise.context.close()

@@ -18,6 +18,9 @@ from helpers import pg_schema
 
 sys.path.append(str(Path(__file__).parent))
 
+from web_support import Live, live_server
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
@@ -38,3 +41,15 @@ def pg_target() -> Iterator[str]:
     """PostgreSQL only (several server processes share it)."""
     with pg_schema("jdr_w") as url:
         yield url
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def shared_live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """A real server (`jdr servir` in its own process) on each database, one per xdist worker and
+    shared by the tests that need a real process but not a fresh one: each makes its own table."""
+    if request.param == "sqlite":
+        with live_server(str(tmp_path_factory.mktemp("partage") / "tables.jdr")) as live:
+            yield live
+        return
+    with pg_schema("jdr_w") as url, live_server(url) as live:
+        yield live

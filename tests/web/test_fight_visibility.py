@@ -13,12 +13,12 @@ import pytest
 from web_support import (
     GOBELIN_YAML,
     NAIN_YAML,
+    Live,
     Table,
     add_character,
     bearer,
     in_process,
     invite,
-    live_server,
     make_table,
     receive_until,
 )
@@ -170,27 +170,28 @@ async def test_table_setting_exact_state_or_hidden(db_target: str) -> None:
         assert lise["Nain A"]["hit_points"]["current"] == 30 and lise["Nain A"]["sante"] == "exacte"
 
 
-async def test_live_channels_never_carry_the_secret_value(tmp_path: Any) -> None:
-    with live_server(str(tmp_path / "t.jdr")) as live:
-        async with httpx.AsyncClient(base_url=live.url, timeout=10) as client:
-            table, tok = await secret_fight(client)
-            last = (await client.get(f"/api/tables/{table.id}/journal", headers=bearer(tok["mj"]))
-                    ).json()[-1]["seq"]
-            for who in ("lise", "sam"):
-                api = f"{live.ws}/api/tables/{table.id}/direct?token={tok[who]}&depuis=0"
-                page = f"{live.ws}/tables/{table.id}/direct?depuis=0"
-                cookie = {"Cookie": f"jdr_{table.id}={tok[who]}"}
-                async with connect(api) as a, connect(page, additional_headers=cookie) as p:
-                    backlog = [*await receive_until(a, last), *await receive_until(p, last)]
-                    r = await client.post(f"/api/tables/{table.id}/actions",
-                                          headers=bearer(tok["mj"]), json={
-                                              "type": "sante",
-                                              "params": {"personnage": "Gobelin", "valeur": "-1"}})
-                    assert r.status_code == 200
-                    r = await page_post(client, table, tok["mj"], "/f/combat/suivant")
-                    last += 2
-                    pushed = [*await receive_until(a, last), *await receive_until(p, last)]
-                text = json.dumps(backlog + pushed, ensure_ascii=False)
-                assert '"type": "encounter"' in text and "Gobelin : santé masquée" in text
-                for value in ('"current": 12', '"current": 11', "12/25", "11/25", '"actuels": 1'):
-                    assert value not in text, (who, value)
+@pytest.mark.parametrize("shared_live", ["sqlite"], indirect=True)  # one base: the filter is above it
+async def test_live_channels_never_carry_the_secret_value(shared_live: Live) -> None:
+    live = shared_live
+    async with httpx.AsyncClient(base_url=live.url, timeout=10) as client:
+        table, tok = await secret_fight(client)
+        last = (await client.get(f"/api/tables/{table.id}/journal", headers=bearer(tok["mj"]))
+                ).json()[-1]["seq"]
+        for who in ("lise", "sam"):
+            api = f"{live.ws}/api/tables/{table.id}/direct?token={tok[who]}&depuis=0"
+            page = f"{live.ws}/tables/{table.id}/direct?depuis=0"
+            cookie = {"Cookie": f"jdr_{table.id}={tok[who]}"}
+            async with connect(api) as a, connect(page, additional_headers=cookie) as p:
+                backlog = [*await receive_until(a, last), *await receive_until(p, last)]
+                r = await client.post(f"/api/tables/{table.id}/actions",
+                                      headers=bearer(tok["mj"]), json={
+                                          "type": "sante",
+                                          "params": {"personnage": "Gobelin", "valeur": "-1"}})
+                assert r.status_code == 200
+                r = await page_post(client, table, tok["mj"], "/f/combat/suivant")
+                last += 2
+                pushed = [*await receive_until(a, last), *await receive_until(p, last)]
+            text = json.dumps(backlog + pushed, ensure_ascii=False)
+            assert '"type": "encounter"' in text and "Gobelin : santé masquée" in text
+            for value in ('"current": 12', '"current": 11', "12/25", "11/25", '"actuels": 1'):
+                assert value not in text, (who, value)

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.anyio
 
 async def test_table_creation_open_on_loopback_admin_token_elsewhere(db_target: str) -> None:
     async with in_process(db_target) as client:
-        table = await make_table(client)
+        table = await make_table(client, "La Marche")
         r = await client.post("/api/tables", json={"nom": "La Marche", "systeme": "cydonia"})
         assert r.status_code == 409 and "existe déjà" in r.json()["error"]
         r = await client.post("/api/tables", json={"nom": "Autre", "systeme": "gurps"})

@@ -4,6 +4,7 @@ subprocess on a free loopback port), tables, invitations, WebSocket reading."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import socket
@@ -61,9 +62,15 @@ class Table:
     mj: str
 
 
-async def make_table(client: httpx.AsyncClient, nom: str = "La Marche", systeme: str = "cydonia",
+TABLES = itertools.count(1)
+
+
+async def make_table(client: httpx.AsyncClient, nom: str | None = None, systeme: str = "cydonia",
                      admin: str | None = None) -> Table:
-    r = await client.post("/api/tables", json={"nom": nom, "systeme": systeme}, headers=bearer(admin))
+    """A new table; its name, unless given, is new too (« La Marche 1 »…): a shared server
+    (`shared_live`) holds the tables of many tests."""
+    r = await client.post("/api/tables", json={"nom": nom or f"La Marche {next(TABLES)}", "systeme": systeme},
+                          headers=bearer(admin))
     assert r.status_code == 201, r.text
     return Table(r.json()["id"], r.json()["jeton"])
 
@@ -124,7 +131,7 @@ class World:
 
 async def build(client: httpx.AsyncClient) -> World:
     table = await make_table(client)
-    other = await make_table(client, "Autre table", "dd35")
+    other = await make_table(client, f"Autre table {next(TABLES)}", "dd35")
     lise, _ = await invite(client, table, "joueur", "Lise")
     paul, _ = await invite(client, table, "joueur", "Paul")
     sam, _ = await invite(client, table, "spectateur", "Sam")
