@@ -497,6 +497,28 @@ def params_from_form(kind: str, values: Mapping[str, str | list[str]]) -> dict[s
     return params
 
 
+def form_values(kind: str, params: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """`params` back into a form's fields (what `params_from_form` reads): a confirmation step
+    carries the action as hidden fields."""
+    out: list[tuple[str, str]] = []
+    for p in ACTIONS[kind].params:
+        value = params.get(p.name)
+        if value is None or value is False or value == "":
+            continue
+        if p.kind == "options" and isinstance(value, Mapping):
+            out += [(f"opt.{k}", str(v)) for k, v in value.items()]
+        elif p.kind == "characters" and isinstance(value, (list, tuple)):
+            out += [(p.name, str(v)) for v in value]
+        elif p.kind == "flag":
+            out.append((p.name, "oui"))
+        elif p.kind == "opponent" and ":" in str(value):
+            who, skill = str(value).rsplit(":", 1)
+            out += [(p.name, who), (p.name + "_competence", skill)]
+        else:
+            out.append((p.name, str(value)))
+    return out
+
+
 # ------------------------------------------------------------------ the API's schema
 
 
