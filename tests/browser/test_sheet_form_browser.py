@@ -13,6 +13,7 @@ import httpx
 import pytest
 from browser_support import ARTIFACTS, Site, enter
 from playwright.sync_api import expect
+from test_pages_browser import choose
 
 SHOTS = Path("/tmp/shots")
 
@@ -94,9 +95,9 @@ def test_player_creates_each_system_through_the_form(browser: Any, server: str, 
     assert made["joueur"] == "Lise"
 
     page.goto(f"{site.url}/tables/{site.table}")
-    page.select_option("#personnage", case.name)
-    expect(page.locator("#competence option")).not_to_have_count(0)  # the character's own skills
-    page.select_option("#competence", case.skill)
+    choose(page, "#personnage", case.name)  # the form refreshes: the character's own skills
+    expect(page.locator("#competence option")).not_to_have_count(0)
+    choose(page, "#competence", case.skill)
     page.fill("#seuil", case.threshold)
     page.locator("#seuil").dispatch_event("change")
     expect(page.locator("#chances .pourcent")).to_contain_text("%")
