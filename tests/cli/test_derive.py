@@ -78,7 +78,7 @@ def test_help_reads_the_declaration() -> None:
     assert "--chances Chances exactes, sans rien lancer." in attack
     duel = " ".join(ok("duel", "--help").out.split())
     assert "Personnages : le provocateur puis le provoqué (2 exactement)." in duel
-    assert "Un duel : le provocateur puis le provoqué." in duel
+    assert "Duel : le provocateur contre le provoqué." in duel
 
 
 def test_a_new_declared_parameter_is_a_new_option(monkeypatch: pytest.MonkeyPatch) -> None:
