@@ -89,11 +89,10 @@ def common_names(action: ActionDef) -> list[str]:
 def sentence(label: str, text: str) -> str:
     """« Seuil : un nombre… » — or the help alone when it names the label already (« Fiche ou
     nom de l'attaquant », not « Attaquant : fiche ou nom de l'attaquant »)."""
-    import re
-
     if not text:
         return label
-    if re.search(rf"\b{re.escape(label.lower())}\b", text.lower()):
+    words = "".join(c if c.isalnum() else " " for c in text.lower())
+    if f" {label.lower()} " in f" {words} ":
         return text[0].upper() + text[1:]
     return f"{label} : {text}"
 

@@ -15,8 +15,6 @@ Nothing here imports a system, pydantic or the rules: the CLI reads it at start-
 are in their own module, which only the pages import).
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -35,11 +33,13 @@ if TYPE_CHECKING:
                      "weapons", "defences", "zones", "criticals", "rules"]
     Who = Literal["mj", "joueur"]
     Own = Literal["", "one", "first", "all"]
+else:  # at run time a text; the annotations below are evaluated when `jdr` starts
+    ParamKind = Source = Who = Own = str
 
 
-# Named tuples rather than dataclasses: the CLI reads these at start-up, and a named tuple class
-# costs a third of a frozen dataclass to create (no generated methods to compile). A changed copy
-# is `param._replace(label=…)`.
+# Named tuples rather than dataclasses, and annotations evaluated (no `from __future__`): the CLI
+# reads these at start-up, and such a class costs a sixth of a frozen dataclass to create (no
+# generated method, no annotation text to compile). A changed copy is `param._replace(label=…)`.
 
 
 class Param(NamedTuple):
@@ -235,7 +235,7 @@ def may_play(kind: str, is_mj: bool) -> bool:
 # ------------------------------------------------------------------ the pages' forms
 
 
-def rules_of(system: GameSystem[Any]) -> list[tuple[str, str]]:
+def rules_of(system: "GameSystem[Any]") -> list[tuple[str, str]]:
     """The system's own rules (`regle NOM`), with their French help's first words."""
     return [(name, _short(spec.help) or name) for name, spec in system.actions.items()
             if name not in CORE_KINDS]
@@ -246,7 +246,7 @@ def _short(text: str) -> str:
     return head.split(" ; ")[0].split(" (")[0][:90]
 
 
-def rule_roles(system: GameSystem[Any], name: str) -> list[tuple[str, bool, bool]]:
+def rule_roles(system: "GameSystem[Any]", name: str) -> list[tuple[str, bool, bool]]:
     """The characters a rule names, from the words in capitals that open its help
     (`SOIGNEUR [PATIENT] — …`): each role, whether it is required, whether it is several
     (`PERSONNAGES…`)."""
@@ -264,8 +264,8 @@ def rule_roles(system: GameSystem[Any], name: str) -> list[tuple[str, bool, bool
     return roles
 
 
-def form(ws: Workspace, kind: str, params: Mapping[str, Any], system: GameSystem[Any],
-         characters: Sequence[str], mine: Sequence[str] | None = None) -> Form:
+def form(ws: "Workspace", kind: str, params: Mapping[str, Any], system: "GameSystem[Any]",
+         characters: Sequence[str], mine: Sequence[str] | None = None) -> "Form":
     """The form of `kind` with the choices its parameters have now (`jdr.core.forms`): `params`
     are the values already chosen (a character chosen → its skills). `characters` are every
     character that may be named, `mine` those the caller may act as (None: all)."""
