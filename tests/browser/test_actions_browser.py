@@ -22,9 +22,46 @@ import pytest
 from browser_support import ARTIFACTS, COUNTER, Site
 from playwright.sync_api import expect
 from test_pages_browser import choose, settled
+from web_support import ELFE_YAML, GOBELIN_YAML, NAIN_YAML
 
 SYSTEMS = ("cydonia", "maitrise", "dd35", "cyd", "felins", "deuxdes")
 HARMFUL = ("attack", "duel", "sante")  # played last: a blow may leave someone unable to act
+
+
+@pytest.fixture(scope="module")
+def http() -> Iterator[httpx.Client]:
+    """One HTTP client for the module's API calls (one connection pool, one TLS context)."""
+    with httpx.Client(timeout=10) as client:
+        yield client
+
+
+def api(http: httpx.Client, site: Site, method: str, path: str, **kw: Any) -> Any:
+    """The table's API as its MJ."""
+    r = http.request(method, f"{site.url}/api/tables/{site.table}{path}",
+                     headers={"Authorization": f"Bearer {site.mj}"}, **kw)
+    assert r.status_code < 300, r.text
+    return r.json() if "json" in r.headers.get("content-type", "") else r.text
+
+
+def new_table(http: httpx.Client, url: str, system_id: str, sheets: list[dict[str, Any]],
+              player_name: str = "Lise") -> Site:
+    """A table of `system_id`, Lise invited as a player, its sheets imported."""
+    r = http.post(f"{url}/api/tables", json={"nom": f"Table {system_id} {next(COUNTER)}",
+                                             "systeme": system_id})
+    assert r.status_code == 201, r.text
+    site = Site(url, r.json()["id"], r.json()["jeton"], "", player_name)
+    site.player = api(http, site, "POST", "/invitations", json={"role": "joueur", "nom": "Lise"})[
+        "jeton"]
+    for body in sheets:
+        api(http, site, "POST", "/personnages", json=body)
+    return site
+
+
+@pytest.fixture
+def site(http: httpx.Client, server: str) -> Site:
+    """A Cydonia table: Lise plays Nain A; Elfe B and Gobelin are the MJ's."""
+    return new_table(http, server, "cydonia", [{"yaml": NAIN_YAML, "joueur": "Lise"},
+                                               {"yaml": ELFE_YAML}, {"yaml": GOBELIN_YAML}])
 
 
 @pytest.fixture(scope="module")
@@ -50,27 +87,16 @@ def enter_table(page: Any, site: Site, token: str, where: str = "") -> Any:
     return page
 
 
-def table_of(url: str, system_id: str) -> Site:
-    """A table of `system_id` with two characters from the system's own template (one HTTP
-    client for its five requests)."""
+def table_of(http: httpx.Client, url: str, system_id: str) -> Site:
+    """A table of `system_id` with two characters from the system's own template."""
     from jdr.core.registry import get_system
 
     text = get_system(system_id).template()
     name = re.search(r"^nom: *(.+?) *(#.*)?$", text, re.M)
     assert name is not None
-    with httpx.Client(base_url=url, timeout=10) as client:
-        r = client.post("/api/tables", json={"nom": f"Table {system_id} {next(COUNTER)}",
-                                             "systeme": system_id})
-        assert r.status_code == 201, r.text
-        site = Site(url, r.json()["id"], r.json()["jeton"], "", name.group(1).strip())
-        client.headers["Authorization"] = f"Bearer {site.mj}"
-        api = f"/api/tables/{site.table}"
-        r = client.post(f"{api}/invitations", json={"role": "joueur", "nom": "Lise"})
-        site.player = r.json()["jeton"]
-        for body in ({"yaml": text, "joueur": "Lise"},
-                     {"yaml": text.replace(f"nom: {name.group(1)}", "nom: Adversaire", 1)}):
-            assert client.post(f"{api}/personnages", json=body).status_code == 201
-    return site
+    other = text.replace(f"nom: {name.group(1)}", "nom: Adversaire", 1)
+    return new_table(http, url, system_id, [{"yaml": text, "joueur": "Lise"}, {"yaml": other}],
+                     name.group(1).strip())
 
 
 # Entering a table from the page already open (same origin): the link's `POST /entrer` (the
@@ -88,12 +114,13 @@ ENTER = r"""async ([table, token]) => {
 }"""
 
 # Every action of the table, from that page: its form asked (`/f/formulaire`, as the « Action »
-# list does), filled as a hurried player would — the first choice of every list (the last for a
-# target), the first two boxes of a group, `1` in a required field (`-1` for a value, `1d6` for
-# dice) —, asked again with those choices (the lists that depend on them), its exact odds asked
-# for an attack (`/f/chances`, as the combat panel does first), then played (`/f/jet`), each
-# request as htmx sends it (the form token in its header, same origin).
-PLAY_ALL = r"""async ([table, csrf, kinds, withOdds]) => {
+# list does) with the acting character and the target already chosen (`who`: the first and the
+# last of the lists, so that the lists depending on them come filled), filled as a hurried player
+# would — the first choice of every list (the last for a target), the first two boxes of a group,
+# `1` in a required field (`-1` for a value, `1d6` for dice) —, its exact odds asked for an attack
+# (`/f/chances`, as the combat panel does first), then played (`/f/jet`), each request as htmx
+# sends it (the form token in its header, same origin).
+PLAY_ALL = r"""async ([table, csrf, kinds, withOdds, who]) => {
   const base = '/tables/' + table;
   const post = async (path, pairs) => {
     const r = await fetch(base + path, {method: 'POST', headers: {'X-JDR-CSRF': csrf},
@@ -125,10 +152,8 @@ PLAY_ALL = r"""async ([table, csrf, kinds, withOdds]) => {
     ...[...form].flatMap(([name, values]) => values.map(v => [name, v]))];
   const out = [];
   for (const kind of kinds) {
-    const first = filled((await post('/f/formulaire', [['type', kind]]))[1]);
-    const once = new Map([...first].map(([name, values]) => [name, values.slice(0, 1)]));
-    const again = filled((await post('/f/formulaire', pairs(kind, once)))[1]);
-    const chosen = pairs(kind, new Map([...again, ...first]));
+    const form = filled((await post('/f/formulaire', [['type', kind], ...who]))[1]);
+    const chosen = pairs(kind, form);
     const odds = withOdds.includes(kind) ? (await post('/f/chances', chosen))[1] : null;
     const [status, text] = await post('/f/jet', chosen);
     out.push([kind, status, text, odds]);
@@ -138,12 +163,12 @@ PLAY_ALL = r"""async ([table, csrf, kinds, withOdds]) => {
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
-def test_every_declared_action_through_the_pages(pages: dict[str, Any], server: str,
-                                                 system_id: str) -> None:
+def test_every_declared_action_through_the_pages(pages: dict[str, Any], http: httpx.Client,
+                                                 server: str, system_id: str) -> None:
     """One table per system, entered and played from the MJ's page as it stands (no page drawn
     for it): the « Action » list offers every rule the system declares, and every action of the
     list is played once; an attack shows its exact odds first, in every system that attacks."""
-    site = table_of(server, system_id)
+    site = table_of(http, server, system_id)
     mj = pages["mj"]
     if not mj.url.startswith(server):
         mj.goto(f"{server}/")  # any page of the server: the requests are the page's own
@@ -157,7 +182,9 @@ def test_every_declared_action_through_the_pages(pages: dict[str, Any], server: 
     declared = {f"regle:{n}" for n in get_system(system_id).actions if n not in CORE_KINDS}
     assert declared == {t for t in types if t.startswith("regle:")}
     order = sorted(types, key=lambda t: t in HARMFUL)
-    results = mj.evaluate(PLAY_ALL, [site.table, table["csrf"], order, ["attack"]])
+    who = [[name, site.player_name] for name in ("personnage", "attaquant", "role.0")]
+    who.append(["defenseur", "Adversaire"])
+    results = mj.evaluate(PLAY_ALL, [site.table, table["csrf"], order, ["attack"], who])
     assert [kind for kind, *_ in results] == order
     played = 0
     for kind, status, text, odds in results:
@@ -171,23 +198,24 @@ def test_every_declared_action_through_the_pages(pages: dict[str, Any], server: 
 
 
 def test_dying_cydonia_character_saved_by_the_declared_rule(pages: dict[str, Any],
-                                                           site: Site) -> None:
-    text = site.api("GET", "/personnages/Nain A?format=yaml")
-    version = site.api("GET", "/personnages/Nain A")["version"]
+                                                           http: httpx.Client, site: Site) -> None:
+    text = api(http, site, "GET", "/personnages/Nain A?format=yaml")
+    version = api(http, site, "GET", "/personnages/Nain A")["version"]
     dying = text.replace("pv: {max: 30, actuels: 30}", "pv: {max: 30, actuels: -2}")
     dying += "etat:\n  mourant: true\n"
-    site.api("PUT", "/personnages/Nain A", json={"yaml": dying, "version": version})
+    api(http, site, "PUT", "/personnages/Nain A", json={"yaml": dying, "version": version})
     mj = enter_table(pages["mj"], site, site.mj)
     choose(mj, "#type", "regle:soin")
     choose(mj, "#role-0", "Nain A")
     mj.fill("#opt-pv", "5")
     mj.click("#jets button[type=submit]")
     expect(mj.locator("#jet-resultat .ok")).to_contain_text("Soin")
-    sheet = site.api("GET", "/personnages/Nain A")
+    sheet = api(http, site, "GET", "/personnages/Nain A")
     assert sheet["fiche"]["values"]["state"] == "debout"
 
 
-def test_mj_target_and_message_stay_while_a_player_rolls(pages: dict[str, Any], site: Site) -> None:
+def test_mj_target_and_message_stay_while_a_player_rolls(pages: dict[str, Any], http: httpx.Client,
+                                                         site: Site) -> None:
     mj = enter_table(pages["mj"], site, site.mj, "/combat")
     player = enter_table(pages["joueur"], site, site.player)
     mj.check("#debut input[value='Nain A']")
@@ -200,7 +228,7 @@ def test_mj_target_and_message_stay_while_a_player_rolls(pages: dict[str, Any], 
     error = mj.locator("#combat-message .erreur")
     expect(error).to_be_visible()
     mj.fill("#sante-valeur", "-3")
-    seq = site.api("GET", "/journal")[-1]["seq"]
+    seq = api(http, site, "GET", "/journal")[-1]["seq"]
     choose(player, "#personnage", "Nain A")
     choose(player, "#competence", "hache")
     player.fill("#seuil", "10")
@@ -215,11 +243,12 @@ def test_mj_target_and_message_stay_while_a_player_rolls(pages: dict[str, Any], 
     expect(error).to_have_count(0)
 
 
-def test_example_system_in_the_pages(pages: dict[str, Any], server: str) -> None:
+def test_example_system_in_the_pages(pages: dict[str, Any], http: httpx.Client,
+                                     server: str) -> None:
     """deuxdes, a system no line of core, cli, web or render was written for: a player creates
     a character through the form on a 375 px phone and checks with its exact odds; the MJ starts
     a fight, attacks with the attack's exact odds, and undoes it."""
-    site = table_of(server, "deuxdes")
+    site = table_of(http, server, "deuxdes")
     player = pages["joueur"]
     player.set_viewport_size({"width": 375, "height": 800})
     try:
@@ -234,7 +263,7 @@ def test_example_system_in_the_pages(pages: dict[str, Any], server: str) -> None
         player.wait_for_url("**/fiches/Brune")
     finally:
         player.set_viewport_size({"width": 1280, "height": 900})
-    assert site.api("GET", "/personnages/Brune")["joueur"] == "Lise"
+    assert api(http, site, "GET", "/personnages/Brune")["joueur"] == "Lise"
     player.goto(f"{site.url}/tables/{site.table}")
     choose(player, "#personnage", "Brune")
     choose(player, "#competence", "adresse")
