@@ -1,137 +1,225 @@
 """Every action the declarations give, played through the pages of each system (the example
 system included); a dying Cydonia character saved by the rule the system declares; the MJ's
-combat form kept while a player rolls."""
+combat form kept while a player rolls; the example system created through the form, then checked
+and attacking with its odds, and undone.
+
+Cheap by design: one server, one browser and two pages (the MJ's, a player's) for the module;
+each test enters its own table in the same page (a cookie per table). The walk draws no page: from
+the MJ's page as it stands, it enters each table, reads its « Action » list, and plays every
+declared action in one go, as htmx posts them (same routes, same form token, same origin): no
+navigation and no round trip to Python per request, no fixed wait anywhere. The roll box by hand
+is played by the other tests here (and per system in test_sheet_form_browser).
+"""
 
 from __future__ import annotations
 
-import html
 import re
+from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlencode
 
 import httpx
 import pytest
-from browser_support import COUNTER, Site, enter
+from browser_support import ARTIFACTS, COUNTER, Site
 from playwright.sync_api import expect
 from test_pages_browser import choose, settled
+from web_support import ELFE_YAML, GOBELIN_YAML, NAIN_YAML
 
 SYSTEMS = ("cydonia", "maitrise", "dd35", "cyd", "felins", "deuxdes")
-PLAYED: dict[str, tuple[int, int]] = {}
+HARMFUL = ("attack", "duel", "sante")  # played last: a blow may leave someone unable to act
 
 
-def table_of(url: str, system_id: str) -> Site:
-    """A table of `system_id` with two characters from the system's own template."""
-    r = httpx.post(f"{url}/api/tables", json={"nom": f"Table {system_id} {next(COUNTER)}",
-                                               "systeme": system_id},
-                   timeout=10)
+@pytest.fixture(scope="module")
+def http() -> Iterator[httpx.Client]:
+    """One HTTP client for the module's API calls (one connection pool, one TLS context)."""
+    with httpx.Client(timeout=10) as client:
+        yield client
+
+
+def api(http: httpx.Client, site: Site, method: str, path: str, **kw: Any) -> Any:
+    """The table's API as its MJ."""
+    r = http.request(method, f"{site.url}/api/tables/{site.table}{path}",
+                     headers={"Authorization": f"Bearer {site.mj}"}, **kw)
+    assert r.status_code < 300, r.text
+    return r.json() if "json" in r.headers.get("content-type", "") else r.text
+
+
+def new_table(http: httpx.Client, url: str, system_id: str, sheets: list[dict[str, Any]],
+              player_name: str = "Lise") -> Site:
+    """A table of `system_id`, Lise invited as a player, its sheets imported."""
+    r = http.post(f"{url}/api/tables", json={"nom": f"Table {system_id} {next(COUNTER)}",
+                                             "systeme": system_id})
     assert r.status_code == 201, r.text
-    site = Site(url, r.json()["id"], r.json()["jeton"], "")
-    site.player = site.api("POST", "/invitations", json={"role": "joueur", "nom": "Lise"})["jeton"]
+    site = Site(url, r.json()["id"], r.json()["jeton"], "", player_name)
+    site.player = api(http, site, "POST", "/invitations", json={"role": "joueur", "nom": "Lise"})[
+        "jeton"]
+    for body in sheets:
+        api(http, site, "POST", "/personnages", json=body)
+    return site
+
+
+@pytest.fixture
+def site(http: httpx.Client, server: str) -> Site:
+    """A Cydonia table: Lise plays Nain A; Elfe B and Gobelin are the MJ's."""
+    return new_table(http, server, "cydonia", [{"yaml": NAIN_YAML, "joueur": "Lise"},
+                                               {"yaml": ELFE_YAML}, {"yaml": GOBELIN_YAML}])
+
+
+@pytest.fixture(scope="module")
+def pages(browser: Any) -> Iterator[dict[str, Any]]:
+    """The MJ's page and a player's, each in its own browser context, for the whole module."""
+    out: dict[str, Any] = {}
+    for who in ("mj", "joueur"):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR")
+        out[who] = context.new_page()
+    yield out
+    for page in out.values():
+        page.context.close()
+
+
+def enter_table(page: Any, site: Site, token: str, where: str = "") -> Any:
+    """The page's browser enters `site`'s table as the link's page does (`POST /entrer`: the
+    cookie of that table is set), then opens the table's page `where` (the roll box by default).
+    Entering by the link itself is tested in test_pages_browser."""
+    r = page.request.post(f"{site.url}/entrer", form={"table": str(site.table), "jeton": token},
+                          headers={"Origin": site.url})
+    assert r.ok and 'class="message ok"' in r.text(), r.text()
+    page.goto(f"{site.url}/tables/{site.table}{where}")
+    return page
+
+
+def table_of(http: httpx.Client, url: str, system_id: str) -> Site:
+    """A table of `system_id` with two characters from the system's own template."""
     from jdr.core.registry import get_system
 
     text = get_system(system_id).template()
     name = re.search(r"^nom: *(.+?) *(#.*)?$", text, re.M)
     assert name is not None
-    site.api("POST", "/personnages", json={"yaml": text, "joueur": "Lise"})
-    site.api("POST", "/personnages", json={"yaml": text.replace(f"nom: {name.group(1)}",
-                                                                 "nom: Adversaire", 1)})
-    site.player_name = name.group(1).strip()
-    return site
+    other = text.replace(f"nom: {name.group(1)}", "nom: Adversaire", 1)
+    return new_table(http, url, system_id, [{"yaml": text, "joueur": "Lise"}, {"yaml": other}],
+                     name.group(1).strip())
 
 
-def _filled(fragment: str) -> dict[str, list[str]]:
-    """A form fragment filled as a hurried player would: the first choice of every list, the
-    first two boxes of a group, `1` in a number, `-1` for a value."""
-    form: dict[str, list[str]] = {}
-    for name, body in re.findall(r'<select id="[^"]*" name="([^"]+)"[^>]*>(.*?)</select>', fragment, re.S):
-        if name.startswith("opt."):
-            continue  # the system's options keep their defaults
-        values = [html.unescape(v) for v in re.findall(r'<option value="([^"]*)"', body) if v]
-        selected = re.findall(r'<option value="([^"]*)" selected', body)
-        if selected or values:
-            other = name == "defenseur" or (name.startswith("role.") and name != "role.0")
-            pick = values[-1 if other else 0] if values else ""
-            form[name] = [html.unescape(selected[0]) if selected else pick]
-    for name, value in re.findall(r'<input type="checkbox" name="([^"]+)" value="([^"]*)"', fragment):
-        form.setdefault(name, [])
-        if len(form[name]) < 2:
-            form[name].append(html.unescape(value))
-    for name in re.findall(r'<input id="[^"]*" name="([^"]+)"[^>]*required', fragment):
-        form[name] = ["-1" if name == "valeur" else "1d6" if name == "expression" else "1"]
-    return form
+# Entering a table from the page already open (same origin): the link's `POST /entrer` (the
+# table's cookie), then the table's page read — not drawn — for its « Action » list and its form
+# token.
+ENTER = r"""async ([table, token]) => {
+  const entered = await fetch('/entrer', {method: 'POST', body: new URLSearchParams(
+    [['table', String(table)], ['jeton', token]])});
+  const welcome = await entered.text();
+  const page = new DOMParser().parseFromString(
+    await (await fetch('/tables/' + table)).text(), 'text/html');
+  return {welcome: welcome,
+          types: [...page.querySelectorAll('#type option')].map(o => o.value),
+          csrf: page.querySelector('meta[name="jdr-csrf"]').content};
+}"""
+
+# Every action of the table, from that page: its form asked (`/f/formulaire`, as the « Action »
+# list does) with the acting character and the target already chosen (`who`: the first and the
+# last of the lists, so that the lists depending on them come filled), filled as a hurried player
+# would — the first choice of every list (the last for a target), the first two boxes of a group,
+# `1` in a required field (`-1` for a value, `1d6` for dice) —, its exact odds asked for an attack
+# (`/f/chances`, as the combat panel does first), then played (`/f/jet`), each request as htmx
+# sends it (the form token in its header, same origin).
+PLAY_ALL = r"""async ([table, csrf, kinds, withOdds, who]) => {
+  const base = '/tables/' + table;
+  const post = async (path, pairs) => {
+    const r = await fetch(base + path, {method: 'POST', headers: {'X-JDR-CSRF': csrf},
+                                        body: new URLSearchParams(pairs)});
+    return [r.status, await r.text()];
+  };
+  const filled = (html) => {
+    const doc = new DOMParser().parseFromString('<div>' + html + '</div>', 'text/html');
+    const form = new Map();
+    for (const s of doc.querySelectorAll('select[id][name]')) {
+      if (s.name.startsWith('opt.')) continue;  // the system's options keep their defaults
+      const values = [...s.options].map(o => o.value).filter(v => v);
+      const chosen = [...s.options].find(o => o.hasAttribute('selected'));
+      const other = s.name === 'defenseur' || (s.name.startsWith('role.') && s.name !== 'role.0');
+      if (chosen) form.set(s.name, [chosen.value]);
+      else if (values.length) form.set(s.name, [values[other ? values.length - 1 : 0]]);
+    }
+    for (const c of doc.querySelectorAll('input[type=checkbox][name]:not([id])')) {
+      const list = form.get(c.name) || [];
+      if (list.length < 2) list.push(c.value);
+      form.set(c.name, list);
+    }
+    for (const i of doc.querySelectorAll('input[id][name][required]')) {
+      form.set(i.name, [i.name === 'valeur' ? '-1' : i.name === 'expression' ? '1d6' : '1']);
+    }
+    return form;
+  };
+  const pairs = (kind, form) => [['type', kind],
+    ...[...form].flatMap(([name, values]) => values.map(v => [name, v]))];
+  const out = [];
+  for (const kind of kinds) {
+    const form = filled((await post('/f/formulaire', [['type', kind], ...who]))[1]);
+    const chosen = pairs(kind, form);
+    const odds = withOdds.includes(kind) ? (await post('/f/chances', chosen))[1] : null;
+    // a hurried MJ takes the defaults after the dice (the wait for a player's choice is walked
+    // in test_table_talk_browser)
+    const [status, text] = await post('/f/jet', [...chosen, ['choix', 'defaut']]);
+    out.push([kind, status, text, odds]);
+  }
+  return out;
+}"""
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
-def test_every_declared_action_through_the_pages(browser: Any, server: str, system_id: str) -> None:
-    site = table_of(server, system_id)
-    mj = enter(browser, site, site.mj)
-    types = mj.locator("#type option").evaluate_all("os => os.map(o => o.value)")
+def test_every_declared_action_through_the_pages(pages: dict[str, Any], http: httpx.Client,
+                                                 server: str, system_id: str) -> None:
+    """One table per system, entered and played from the MJ's page as it stands (no page drawn
+    for it): the « Action » list offers every rule the system declares, and every action of the
+    list is played once; an attack shows its exact odds first, in every system that attacks."""
+    site = table_of(http, server, system_id)
+    mj = pages["mj"]
+    if not mj.url.startswith(server):
+        mj.goto(f"{server}/")  # any page of the server: the requests are the page's own
+    table = mj.evaluate(ENTER, [site.table, site.mj])
+    assert 'class="message ok"' in table["welcome"], table["welcome"]
+    types = table["types"]
     assert "check" in types and "roll" in types and "sante" in types
-    rules = [t for t in types if t.startswith("regle:")]
     from jdr.core.declare import CORE_KINDS
     from jdr.core.registry import get_system
 
-    system = get_system(system_id)
-    assert {f"regle:{n}" for n in system.actions if n not in CORE_KINDS} == set(rules)
-    # the first one in the page itself: a check with its exact odds, then rolled
-    expect(mj.locator("#competence option")).not_to_have_count(0)
-    mj.locator("#competence").select_option(index=1)
-    settled(mj)
-    if mj.locator("#seuil-liste option").count():  # a ladder: its first step
-        mj.fill("#seuil", mj.locator("#seuil-liste option").first.get_attribute("value") or "")
-        mj.locator("#seuil").dispatch_event("change")
-    expect(mj.locator("#chances .pourcent")).to_contain_text("%")
-    mj.click("#jets button[type=submit]")
-    expect(mj.locator("#jet-resultat .message")).to_be_visible()
-    # then every action of the declarations, through the same routes, as the page posts them
-    request = mj.context.request
-    base = f"{site.url}/tables/{site.table}"
-    token = mj.locator('meta[name="jdr-csrf"]').get_attribute("content") or ""
-    safe = {"X-JDR-CSRF": token, "Origin": site.url}  # what the page's htmx requests carry
+    declared = {f"regle:{n}" for n in get_system(system_id).actions if n not in CORE_KINDS}
+    assert declared == {t for t in types if t.startswith("regle:")}
+    order = sorted(types, key=lambda t: t in HARMFUL)
+    who = [[name, site.player_name] for name in ("personnage", "attaquant", "role.0")]
+    who.append(["defenseur", "Adversaire"])
+    results = mj.evaluate(PLAY_ALL, [site.table, table["csrf"], order, ["attack"], who])
+    assert [kind for kind, *_ in results] == order
     played = 0
-    harmful = ("attack", "duel", "sante")  # last: a blow may leave someone unable to act
-    for kind in sorted(types, key=lambda t: t in harmful):
-        fragment = request.post(f"{base}/f/formulaire", form={"type": kind}, headers=safe).text()
-        form = _filled(fragment)
-        names = {k: v for k, v in form.items() if k != "prefixe"}
-        first = {"type": kind, **{k: v[0] for k, v in names.items()}}
-        answer = request.post(f"{base}/f/formulaire", form=first, headers=safe)
-        form = {**_filled(answer.text()), **names}
-        # a hurried player takes the defaults after the dice (the wait for a player's choice is
-        # walked in test_table_talk_browser)
-        body = urlencode({"type": [kind], **form, "choix": ["defaut"]}, doseq=True)
-        r = request.post(f"{base}/f/jet", data=body.encode(),
-                         headers={**safe, "content-type": "application/x-www-form-urlencoded"})
-        assert r.status == 200, (kind, r.text())
-        assert 'class="message' in r.text(), (kind, r.text())
-        played += 'class="message ok"' in r.text()
-    PLAYED[system_id] = (played, len(types))
+    for kind, status, text, odds in results:
+        assert status == 200, (kind, text)
+        assert 'class="message' in text, (kind, text)
+        played += 'class="message ok"' in text
+        if odds is not None:  # an attack: its exact odds first, in every system that attacks
+            assert 'class="pourcent"' in odds and "ne prend pas en charge" not in odds, odds
     print(f"{system_id} : {played} actions jouées sur {len(types)} proposées")
     assert played >= len(types) // 3, (system_id, played, len(types))
-    mj.context.close()
 
 
-def test_dying_cydonia_character_saved_by_the_declared_rule(browser: Any, site: Site) -> None:
-    text = site.api("GET", "/personnages/Nain A?format=yaml")
-    version = site.api("GET", "/personnages/Nain A")["version"]
+def test_dying_cydonia_character_saved_by_the_declared_rule(pages: dict[str, Any],
+                                                           http: httpx.Client, site: Site) -> None:
+    text = api(http, site, "GET", "/personnages/Nain A?format=yaml")
+    version = api(http, site, "GET", "/personnages/Nain A")["version"]
     dying = text.replace("pv: {max: 30, actuels: 30}", "pv: {max: 30, actuels: -2}")
     dying += "etat:\n  mourant: true\n"
-    site.api("PUT", "/personnages/Nain A", json={"yaml": dying, "version": version})
-    mj = enter(browser, site, site.mj)
+    api(http, site, "PUT", "/personnages/Nain A", json={"yaml": dying, "version": version})
+    mj = enter_table(pages["mj"], site, site.mj)
     choose(mj, "#type", "regle:soin")
     choose(mj, "#role-0", "Nain A")
     mj.fill("#opt-pv", "5")
     mj.click("#jets button[type=submit]")
     expect(mj.locator("#jet-resultat .ok")).to_contain_text("Soin")
-    sheet = site.api("GET", "/personnages/Nain A")
+    sheet = api(http, site, "GET", "/personnages/Nain A")
     assert sheet["fiche"]["values"]["state"] == "debout"
-    mj.context.close()
 
 
-def test_mj_target_and_message_stay_while_a_player_rolls(browser: Any, site: Site) -> None:
-    mj = enter(browser, site, site.mj)
-    player = enter(browser, site, site.player)
-    mj.goto(f"{site.url}/tables/{site.table}/combat")
+def test_mj_target_and_message_stay_while_a_player_rolls(pages: dict[str, Any], http: httpx.Client,
+                                                         site: Site) -> None:
+    mj = enter_table(pages["mj"], site, site.mj, "/combat")
+    player = enter_table(pages["joueur"], site, site.player)
     mj.check("#debut input[value='Nain A']")
     mj.check("#debut input[value='Gobelin']")
     mj.click("#debut button[type=submit]")
@@ -142,7 +230,7 @@ def test_mj_target_and_message_stay_while_a_player_rolls(browser: Any, site: Sit
     error = mj.locator("#combat-message .erreur")
     expect(error).to_be_visible()
     mj.fill("#sante-valeur", "-3")
-    seq = site.api("GET", "/journal")[-1]["seq"]
+    seq = api(http, site, "GET", "/journal")[-1]["seq"]
     choose(player, "#personnage", "Nain A")
     choose(player, "#competence", "hache")
     player.fill("#seuil", "10")
@@ -155,32 +243,48 @@ def test_mj_target_and_message_stay_while_a_player_rolls(browser: Any, site: Sit
     expect(error).to_be_visible()
     mj.click("#combat-message button.fermer")
     expect(error).to_have_count(0)
-    mj.context.close()
-    player.context.close()
 
 
-def test_example_system_in_the_pages(browser: Any, server: str) -> None:
-    site = table_of(server, "deuxdes")
-    mj = enter(browser, site, site.mj)
-    choose(mj, "#personnage", site.player_name)
-    choose(mj, "#competence", "adresse")
-    expect(mj.locator("#chances .pourcent")).to_contain_text("58,3 %")
-    mj.fill("#des", "4, 5")
-    mj.click("#jets button[type=submit]")
-    expect(mj.locator("#jet-resultat .ok")).to_be_visible()
-    mj.goto(f"{site.url}/tables/{site.table}/combat")
-    mj.check(f"#debut input[value='{site.player_name}']")
+def test_example_system_in_the_pages(pages: dict[str, Any], http: httpx.Client,
+                                     server: str) -> None:
+    """deuxdes, a system no line of core, cli, web or render was written for: a player creates
+    a character through the form on a 375 px phone and checks with its exact odds; the MJ starts
+    a fight, attacks with the attack's exact odds, and undoes it."""
+    site = table_of(http, server, "deuxdes")
+    player = pages["joueur"]
+    player.set_viewport_size({"width": 375, "height": 800})
+    try:
+        enter_table(player, site, site.player, "/nouvelle-fiche")
+        expect(player.locator("#fiche-form")).to_be_visible()
+        player.fill("#champ-nom", "Brune")
+        wide = player.evaluate("document.documentElement.scrollWidth")
+        assert wide <= 376, f"le formulaire deuxdes déborde à 375 px ({wide})"
+        ARTIFACTS.mkdir(exist_ok=True)
+        player.screenshot(path=str(ARTIFACTS / "nouvelle-fiche-deuxdes-375.png"), full_page=True)
+        player.click("#fiche-enregistrer")
+        player.wait_for_url("**/fiches/Brune")
+    finally:
+        player.set_viewport_size({"width": 1280, "height": 900})
+    assert api(http, site, "GET", "/personnages/Brune")["joueur"] == "Lise"
+    player.goto(f"{site.url}/tables/{site.table}")
+    choose(player, "#personnage", "Brune")
+    choose(player, "#competence", "adresse")
+    expect(player.locator("#chances .pourcent")).to_contain_text("58,3 %")  # 2d6 + 1 ≥ 8
+    player.fill("#des", "4, 5")
+    player.click("#jets button[type=submit]")
+    expect(player.locator("#jet-resultat .ok")).to_contain_text("Brune")
+    mj = enter_table(pages["mj"], site, site.mj, "/combat")
+    mj.check("#debut input[value='Brune']")
     mj.check("#debut input[value='Adversaire']")
     mj.click("#debut button[type=submit]")
     expect(mj.locator("#round")).to_have_text("1")
-    choose(mj, "#attaquant", site.player_name)
+    choose(mj, "#attaquant", "Brune")
     choose(mj, "#defenseur", "Adversaire")
     expect(mj.locator("#attaque-chances .pourcent")).to_contain_text("58,3 %")
     mj.fill("#attaque-des", "6, 3, 4")
-    mj.check("#derogation")  # it is Adversaire's turn: the MJ overrides the turn rule (issue 17)
+    mj.check("#derogation")  # if it is Adversaire's turn, the MJ overrides the turn rule
     mj.click("#attaque button[type=submit]")
     row = mj.locator("#combat tr[data-nom='Adversaire'] .pv-texte")
     expect(row).to_have_text("PV 2/10")
     mj.click("#annuler")
     expect(row).to_have_text("PV 10/10")
-    mj.context.close()

@@ -182,8 +182,7 @@ def test_invalid_sheet_shows_french_error_beside_field(browser: Any, site: Site)
     assert after["fiche"]["values"]["physique"] == 7
 
     # XP: the cost first, then the purchase
-    player.select_option("#xp-achat", "competence")
-    player.fill("#xp-cible", "esquive")
+    player.select_option("#xp-competence", "esquive")  # the declaration's list of skills
     player.click("#xp button[type=submit]")
     expect(player.locator("#xp-prix")).to_have_text("2 XP")
     assert site.api("GET", "/personnages/Nain A")["fiche"]["values"]["xp"] == 10

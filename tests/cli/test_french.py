@@ -175,7 +175,7 @@ def test_usage_message_for_each_click_error() -> None:
 
     from jdr.cli.french import usage_message
 
-    seuil, fiche = _param("check", "seuil"), _param("check", "fiche")
+    seuil, fiche = _param("check", "seuil"), _param("check", "personnage")
     cases = [
         (cx.MissingParameter(param=fiche), "argument FICHE manquant"),
         (cx.MissingParameter(param=seuil, param_type="option"),

@@ -135,7 +135,7 @@ def test_cydonia_defences_have_no_parade_and_felins_none() -> None:
     assert "tete" in zones
 
 
-@pytest.mark.parametrize("system_id", ["cydonia", "dd35", "felins", "deuxdes"])
+@pytest.mark.parametrize("system_id", ["cydonia", "maitrise", "dd35", "felins", "deuxdes"])
 def test_attack_odds_are_the_attack_roll(system_id: str) -> None:
     from jdr.core.system import AttackRequest
 

@@ -124,3 +124,32 @@ async def test_edition_every_key_with_the_version_read(db_target: str) -> None:
         assert 'name="f/armes/1/nom"' in item.text and 'id="champ-armes-1-competence"' in item.text
         wrong = await _post(client, table, lise, "/f/fiche/element", {"liste": ["f/nom"]})
         assert wrong.status_code == 422
+
+
+async def test_xp_form_is_the_declaration(tmp_path: Any) -> None:
+    """The sheet page's XP form is the `xp` declaration's (its lists the sheet's own): the cost
+    first (nothing written), then the purchase carried by the preview's hidden fields."""
+    from jdr.core.declare import ACTIONS
+
+    async with in_process(str(tmp_path / "t.jdr")) as client:
+        table = await make_table(client)
+        lise, _ = await invite(client, table, "joueur", "Lise")
+        await add_character(client, table, lise, NAIN_YAML, joueur=None)
+        client.cookies.set(f"jdr_{table.id}", lise)
+        page = (await client.get(f"/tables/{table.id}/fiches/Nain A")).text
+        xp = page[page.index('<form id="xp"'):page.index('<div id="xp-cout"')]
+        for p in ACTIONS["xp"].params:
+            if p.kind not in ("character", "options"):  # the page's own character; no option
+                assert f'name="{p.name}"' in xp and f"{p.label}" in xp, p.name
+        assert '<option value="esquive">' in xp and "achat" not in xp
+        cost = await _post(client, table, lise, "/f/fiches/Nain A/xp", {"competence": "esquive"})
+        assert '<b id="xp-prix">2 XP</b>' in cost.text
+        assert '<input type="hidden" name="competence" value="esquive">' in cost.text
+        bearer = {"Authorization": f"Bearer {lise}"}
+        sheet = (await client.get(f"/api/tables/{table.id}/personnages/Nain A", headers=bearer))
+        assert sheet.json()["fiche"]["values"]["xp"] == 10
+        bought = await _post(client, table, lise, "/f/fiches/Nain A/xp/achat",
+                             {"competence": "esquive"})
+        assert bought.status_code == 200
+        sheet = (await client.get(f"/api/tables/{table.id}/personnages/Nain A", headers=bearer))
+        assert sheet.json()["fiche"]["values"]["xp"] == 8

@@ -12,8 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
-from jdr.cli.output import MjOpt, output_first, print_error, print_plain, setup_streams, wants_json_output
 from jdr.cli.output import Output as Output  # re-exported: jdr.cli.campaign imports it from here
+from jdr.cli.output import output_first, print_error, print_plain, setup_streams, wants_json_output
 from jdr.errors import JdrError
 
 APP_SETTINGS: dict[str, Any] = {
@@ -43,125 +43,15 @@ def _campaign_commands() -> None:
 
 _campaign_commands()
 
-SEED_MAX = 999_999_999
-
 JsonOpt = Annotated[bool, typer.Option("--json", help="Sortie JSON (pour les scripts).")]
 SeedOpt = Annotated[str | None, typer.Option(
-    "--seed", metavar="GRAINE", help=f"Graine (entier de 0 à {SEED_MAX}) : jets reproductibles.")]
-DesOpt = Annotated[str | None, typer.Option(
-    "--des", metavar="FACES",
-    help="Faces lancées à la main, dans l'ordre des règles (ex. 8,6 ; 0 vaut 10 sur un d10 ; "
-         "voir jdr aide).")]
-OptOpt = Annotated[list[str] | None, typer.Option(
-    "--opt", metavar="CLE=VALEUR",
-    help="Option propre au système, cle=valeur (répétable ; voir jdr aide SYSTEME).")]
+    "--seed", metavar="GRAINE", help="Graine (entier de 0 à 999999999) : jets reproductibles.")]
 FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum, discord ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
-DryOpt = Annotated[bool, typer.Option("--dry-run", help="Ne modifie aucune fiche.")]
-ContreOpt = Annotated[str | None, typer.Option(
-    "--contre", metavar="FICHE[:COMPETENCE]",
-    help="Jet opposé : FICHE ou FICHE:COMPETENCE (par défaut, ce que les règles opposent).")]
-SeuilOpt = Annotated[str | None, typer.Option(
-    "--seuil", metavar="SEUIL", help="Seuil : un nombre ou un nom de l'échelle (facile, difficile, ...).")]
-CaracOpt = Annotated[str | None, typer.Option("--carac", metavar="CARAC", help="Caractéristique à utiliser.")]
-BonusOpt = Annotated[str, typer.Option(
-    "--bonus", metavar="N", help="Bonus (ou malus si négatif) du MJ, de -1000 à 1000.")]
-ChoixOpt = Annotated[str | None, typer.Option(
-    "--choix", metavar="N", help="Dé gardé au choix du joueur (1, 2, ...) pour un jet à plusieurs dés.")]
-DeOpt = Annotated[str | None, typer.Option("--de", metavar="DE", help="Dé choisi (cyd : d10 ou d20).")]
 
 
 def _arg(help_text: str, metavar: str) -> Any:
     return typer.Argument(help=help_text, metavar=metavar, show_default=False)
-
-
-FicheArg = Annotated[Path, _arg("Fiche du personnage (YAML).", "FICHE")]
-
-
-# ------------------------------------------------------------------ helpers
-
-
-def _int(value: str | None, where: str, lo: int, hi: int) -> int | None:
-    if value is None:
-        return None
-    from jdr.core.options import parse_int
-
-    return parse_int(value, where, lo, hi)
-
-
-def _source(seed: str | None, des: str | None) -> Any:
-    from jdr.dice.source import make_source
-
-    return make_source(_int(seed, "--seed", 0, SEED_MAX), des)
-
-
-CampOpt = Annotated[str | None, typer.Option(
-    "--campagne", metavar="CAMPAGNE",
-    help="Campagne (fichier .jdr ou adresse postgresql+psycopg://…) : les personnages sont "
-         "alors des noms. Sinon JDR_CAMPAGNE, ou le seul fichier .jdr du dossier.")]
-PersoArg = Annotated[str, _arg("Fiche YAML, ou nom du personnage dans une campagne.", "FICHE")]
-
-
-def _chooser(out: Output) -> Any:
-    """After the dice are shown, ask the player (on a terminal, text output); else the default."""
-    from jdr.core.system import default_choice
-
-    if out.fmt != "texte" or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return default_choice
-
-    def ask(question: Any) -> str:
-        if question.shown is not None:
-            out.render(question.shown)()
-        choices = "/".join(question.choices)
-        answer = input(f"{question.prompt} [{choices}] (défaut : {question.default}) ? ").strip()
-        return answer if answer in question.choices else question.default
-
-    return ask
-
-
-def _campaign_in_use(campagne: str | None) -> bool:
-    from jdr.campaign.db import CampaignError, find_target
-
-    try:
-        find_target(campagne)
-    except CampaignError:
-        return False
-    return True
-
-
-def _roll(expression: str, out: Output, seed: str | None, des: str | None) -> None:
-    """A free roll outside any campaign: the dice parser alone (fast start)."""
-    from jdr.dice.notation import roll
-    from jdr.dice.source import finish
-
-    source = _source(seed, des)
-    result = roll(expression, source)
-    finish(source)
-    out.render(result)()
-
-
-def _act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None, des: str | None = None,
-         dry_run: bool = False, campagne: str | None = None, mj: bool = False) -> None:
-    """One action, files or campaign: load, act, validate, render, print, then commit."""
-    if kind == "roll" and not _campaign_in_use(campagne):
-        _roll(params["expression"], out, seed, des)  # nothing to load, nothing to journal
-        return
-    from jdr.campaign.workspace import workspace
-    from jdr.core.actions import commit, execute, journaled, refs_of
-    from jdr.core.actions import rolls as declared_rolls
-
-    params = {k: v for k, v in params.items() if v is not None and v != []}
-    rolls = declared_rolls(kind, params)  # the declaration says whether the action rolls
-    source = _source(seed, des) if rolls or des is not None else None
-    write = journaled(kind) and not dry_run
-    with output_first(write) as shown, workspace(refs_of(kind, params), campagne, write, mj) as ws:
-        if source is not None and write and ws.journaled:
-            from jdr.campaign.seance import reason_of, use_seance
-
-            source = use_seance(ws.tx, source, reason_of(seed, des))  # type: ignore[attr-defined]
-        done = execute(ws, kind, params, source, dry_run=dry_run, chooser=_chooser(out))
-        shown(out.render(done.result, ws.override))  # and the MJ's override, as journaled
-        commit(ws, done)
 
 
 # ------------------------------------------------------------------ commands
@@ -185,225 +75,76 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
                                for r in rows))
 
 
-@app.command("lancer")
-def roll_cmd(
-    expression: Annotated[str, _arg("Expression de dés, ex. 2d10kh1+6.", "EXPRESSION")],
-    seed: SeedOpt = None,
-    des: DesOpt = None,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-    verifiable: Annotated[bool, typer.Option(
-        "--verifiable", help="Jet de forum vérifiable, tiré de l'engagement (jdr engagement).")] = False,
-    engagement: Annotated[Path | None, typer.Option(
-        "--engagement", metavar="FICHIER",
-        help="Fichier d'engagement (défaut .jdr-engagement.json).")] = None,
-) -> None:
-    """Lance une expression de dés libre (4d6kh3, 1d20+5>=15, 3d6rr1, 1d6!)."""
-    if verifiable or engagement is not None:
-        if seed is not None or des is not None:
-            raise JdrError("--verifiable : les dés viennent de l'engagement, pas de --seed ni --des")
-        from jdr.cli.verifiable import verifiable_roll
-
-        verifiable_roll(expression, engagement, fmt, as_json)
-        return
-    _act("roll", {"expression": expression}, Output(fmt, as_json, detail), seed, des,
-         campagne=campagne)
+# ------------------------------------------------------------------ the action commands
 
 
-def _check_params(fiche: str, competence: str, carac: str | None, seuil: str | None,
-                  contre: str | None, bonus: str, choix: str | None, de: str | None,
-                  opt: list[str] | None) -> dict[str, Any]:
-    return {"personnage": fiche, "competence": competence, "carac": carac, "seuil": seuil,
-            "contre": contre, "bonus": None if bonus == "0" else bonus, "choix": choix, "de": de,
-            "opt": opt}
+def _verifiable() -> list[Any]:
+    """`jdr lancer --verifiable`: a roll of the forum commitment (not an action of the engine)."""
+    import inspect
+
+    kw = inspect.Parameter.KEYWORD_ONLY
+    return [
+        inspect.Parameter("verifiable", kw, default=False, annotation=Annotated[bool, typer.Option(
+            "--verifiable", help="Jet de forum vérifiable, tiré de l'engagement (jdr engagement).")]),
+        inspect.Parameter("engagement", kw, default=None, annotation=Annotated[
+            Path | None, typer.Option("--engagement", metavar="FICHIER",
+                                      help="Fichier d'engagement (défaut .jdr-engagement.json).")]),
+    ]
 
 
-@app.command("test")
-def check_cmd(
-    fiche: PersoArg,
-    competence: Annotated[str, _arg("Compétence, caractéristique ou résistance.", "COMPETENCE")],
-    carac: CaracOpt = None,
-    seuil: SeuilOpt = None,
-    contre: ContreOpt = None,
-    bonus: BonusOpt = "0",
-    choix: ChoixOpt = None,
-    de: DeOpt = None,
-    opt: OptOpt = None,
-    des: DesOpt = None,
-    seed: SeedOpt = None,
-    dry_run: DryOpt = False,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Fait un jet de compétence contre un seuil ou contre un autre personnage."""
-    _act("check", _check_params(fiche, competence, carac, seuil, contre, bonus, choix, de, opt),
-         Output(fmt, as_json, detail), seed, des, dry_run, campagne)
+def _verifiable_roll(values: dict[str, Any], out: Output, common: dict[str, Any]) -> bool:
+    verifiable, engagement = values.pop("verifiable"), values.pop("engagement")
+    if not verifiable and engagement is None:
+        return False
+    if common["seed"] is not None or common["des"] is not None:
+        raise JdrError("--verifiable : les dés viennent de l'engagement, pas de --seed ni --des")
+    from jdr.cli.verifiable import verifiable_roll
+
+    verifiable_roll(values["expression"], engagement, out.fmt, out.fmt == "json")
+    return True
 
 
-@app.command("chances")
-def odds_cmd(
-    fiche: Annotated[str, _arg("Expression de dés (10d10cs>=7), ou fiche.", "EXPRESSION|FICHE")],
-    competence: Annotated[str | None, _arg("Compétence, caractéristique ou arme.", "COMPETENCE")] = None,
-    carac: CaracOpt = None,
-    seuil: SeuilOpt = None,
-    contre: ContreOpt = None,
-    bonus: BonusOpt = "0",
-    choix: ChoixOpt = None,
-    de: DeOpt = None,
-    opt: OptOpt = None,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Chances exactes d'un jet (fiche et compétence) ou d'une expression de dés (10d10cs>=7)."""
-    out = Output(fmt, as_json, detail)
-    if competence is None:
-        from jdr.cli.dice import expression_odds
+def _expression_odds(values: dict[str, Any], out: Output, common: dict[str, Any]) -> bool:
+    """`jdr chances "10d10cs>=7"`: one argument that is no character is a dice expression."""
+    if values.get("competence") is not None:
+        return False
+    from jdr.cli.dice import expression_odds
 
-        expression_odds(fiche, out)
-        return
-    _act("odds", _check_params(fiche, competence, carac, seuil, contre, bonus, choix, de, opt),
-         out, campagne=campagne)
+    expression_odds(values["personnage"], out)
+    return True
 
 
-@app.command("attaque")
-def attack_cmd(
-    attaquant: Annotated[str, _arg("Fiche ou nom de l'attaquant.", "ATTAQUANT")],
-    defenseur: Annotated[str, _arg("Fiche ou nom du défenseur.", "DEFENSEUR")],
-    arme: Annotated[str | None, typer.Option("--arme", metavar="ARME", help="Arme utilisée.")] = None,
-    defense: Annotated[str | None, typer.Option(
-        "--defense", metavar="DEFENSE",
-        help="Défense (esquive, bouclier, cac, ... selon le système).")] = None,
-    visee: Annotated[str | None, typer.Option("--visee", metavar="ZONE", help="Zone visée.")] = None,
-    critique: Annotated[str | None, typer.Option(
-        "--critique", metavar="CHOIX",
-        help="Option de critique choisie d'avance, si le système en a (voir jdr aide SYSTEME).")] = None,
-    complete: Annotated[bool, typer.Option(
-        "--complete", help="Attaque complète, si le système en a (voir jdr aide SYSTEME).")] = False,
-    opt: OptOpt = None,
-    des: DesOpt = None,
-    seed: SeedOpt = None,
-    dry_run: DryOpt = False, mj: MjOpt = False,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Résout une attaque entière : attaque, défense, localisation, dégâts, état."""
-    params = {"attaquant": attaquant, "defenseur": defenseur, "arme": arme, "defense": defense,
-              "visee": visee, "critique": critique, "complete": complete or None, "opt": opt}
-    _act("attack", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne, mj)
+def _shapes() -> tuple[Any, ...]:
+    from jdr.cli.derive import Shape
+
+    return (
+        Shape("lancer", "roll", extra=_verifiable, before=_verifiable_roll,
+              summary="Lance une expression de dés libre (4d6kh3, 1d20+5>=15, 3d6rr1, 1d6!)."),
+        Shape("test", "check"),
+        Shape("chances", "odds", before=_expression_odds,
+              summary="Chances exactes d'un jet (fiche et compétence) ou d'une expression de dés "
+                      "(10d10cs>=7).",
+              changes={"personnage": {"cli": "EXPRESSION|FICHE",
+                                      "label": "Expression de dés (10d10cs>=7), ou personnage"},
+                       "competence": {"required": False}}),
+        Shape("attaque", "attack", odds_flag=True),
+        Shape("xp", "xp"),
+        Shape("initiative", "initiative"),
+        Shape("duel", "duel"),
+        Shape("regle", "regle"),
+        Shape("sante", "sante"),
+        Shape("nouvelle", "session", group="session"),
+        Shape("voir", "show", group="fiche"),
+    )
 
 
-@app.command("xp")
-def xp_cmd(
-    fiche: PersoArg,
-    competence: Annotated[str | None, typer.Option(
-        "--competence", metavar="COMPETENCE", help="Compétence à monter.")] = None,
-    carac: Annotated[str | None, typer.Option(
-        "--carac", metavar="CARAC", help="Caractéristique à monter.")] = None,
-    pv: Annotated[bool, typer.Option("--pv", help="Acheter des points de vie.")] = False,
-    opt: OptOpt = None,
-    dry_run: DryOpt = False,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Dépense de l'expérience : coût, XP disponible, fiche mise à jour."""
-    params = {"personnage": fiche, "competence": competence, "carac": carac, "pv": pv or None,
-              "opt": opt}
-    _act("xp", params, Output(fmt, as_json, detail), dry_run=dry_run, campagne=campagne)
+def _action_commands() -> None:
+    from jdr.cli.derive import register
+
+    register({"": app, "fiche": sheet_app, "session": session_app}, _shapes())
 
 
-@app.command("initiative")
-def initiative_cmd(
-    fiches: Annotated[list[str], _arg("Fiches ou noms des combattants.", "FICHES")],
-    opt: OptOpt = None,
-    des: DesOpt = None,
-    seed: SeedOpt = None,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Ordre de jeu, avec les départages qui l'ont décidé."""
-    _act("initiative", {"personnages": fiches, "opt": opt}, Output(fmt, as_json, detail), seed,
-         des, campagne=campagne)
-
-
-@app.command("duel")
-def duel_cmd(
-    a: Annotated[str, _arg("Fiche ou nom du provocateur.", "A")],
-    b: Annotated[str, _arg("Fiche ou nom du provoqué.", "B")],
-    opt: OptOpt = None,
-    des: DesOpt = None,
-    seed: SeedOpt = None,
-    dry_run: DryOpt = False,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Duel : le provocateur contre le provoqué (si le système a des duels)."""
-    _act("duel", {"personnages": [a, b], "opt": opt}, Output(fmt, as_json, detail), seed, des,
-         dry_run, campagne)
-
-
-@app.command("regle")
-def regle_cmd(
-    nom: Annotated[str, _arg("Règle du système (voir jdr aide SYSTEME).", "REGLE")],
-    personnages: Annotated[list[str] | None, _arg(
-        "Fiches ou noms, dans l'ordre que la règle nomme.", "PERSONNAGES")] = None,
-    opt: OptOpt = None,
-    chances: Annotated[bool, typer.Option("--chances", help="Chances exactes, sans rien lancer.")] = False,
-    des: DesOpt = None,
-    seed: SeedOpt = None,
-    dry_run: DryOpt = False, mj: MjOpt = False,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Joue une règle propre au système (torture, négociation, soigner, manœuvre, ...)."""
-    params = {"nom": nom, "personnages": personnages, "opt": opt, "chances": chances or None}
-    _act("regle", params, Output(fmt, as_json, detail), seed, des, dry_run, campagne, mj)
-
-
-@app.command("sante")
-def sante_cmd(
-    fiche: PersoArg,
-    valeur: Annotated[str, _arg("12 (fixe), +3 ou -5 (changement), dans l'unité du système (PV, blessures…).",
-                                "VALEUR")],
-    dry_run: DryOpt = False,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Dégâts ou soins à la main (décision du MJ), journalisés dans une campagne."""
-    _act("sante", {"personnage": fiche, "valeur": valeur}, Output(fmt, as_json, detail),
-         dry_run=dry_run, campagne=campagne)
-
-
-@session_app.command("nouvelle")
-def session_new_cmd(
-    fiches: Annotated[list[str], _arg("Fiches ou noms des personnages.", "FICHES")],
-    dry_run: DryOpt = False,
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Nouvelle session de jeu : remet à zéro ce qui se remet à zéro (prédilections, ...)."""
-    _act("session", {"personnages": fiches}, Output(fmt, as_json, detail), dry_run=dry_run,
-         campagne=campagne)
-
+_action_commands()
 
 @sheet_app.command("nouvelle")
 def sheet_new_cmd(
@@ -468,18 +209,6 @@ def sheet_check_cmd(
         raise typer.Exit(2)
 
 
-@sheet_app.command("voir")
-def sheet_show_cmd(
-    fiche: Annotated[str, _arg("Fiche à afficher, ou nom dans une campagne.", "FICHE")],
-    campagne: CampOpt = None,
-    as_json: JsonOpt = False,
-    fmt: FormatOpt = "texte",
-    detail: DetailOpt = False,
-) -> None:
-    """Affiche une fiche et ses valeurs dérivées."""
-    _act("show", {"personnage": fiche}, Output(fmt, as_json, detail), campagne=campagne)
-
-
 @app.command("aide")
 def aide_cmd(
     systeme: Annotated[str, _arg("Identifiant du système (jdr systems).", "SYSTEME")],
@@ -500,9 +229,11 @@ def demo_cmd(
     detail: DetailOpt = False,
 ) -> None:
     """Démonstration : une courte scène du système choisi."""
+    from jdr.cli.derive import source_of
     from jdr.core.registry import available, get_system
+
     system = get_system(systeme if systeme is not None else available()[0])
-    Output(fmt, as_json, detail).render(system.demo(_source(seed, None)))()
+    Output(fmt, as_json, detail).render(system.demo(source_of(seed, None)))()
 
 
 from jdr.cli.aliases import register as _aliases  # noqa: E402 (after every command)

@@ -20,17 +20,11 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from itertools import pairwise
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from jdr.errors import JdrError, SheetError
 
 FORMATS = ("texte", "forum", "discord", "json")
-
-
-MjOpt = Annotated[bool, typer.Option("--mj", help="Dérogation du MJ aux règles du tour (hors de son tour, "
-                                     "action de trop) ; elle est écrite au journal.")]
 
 
 class Output:

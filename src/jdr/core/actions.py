@@ -192,8 +192,17 @@ def refs_of(kind: str, params: Mapping[str, Any]) -> list[str]:
         elif param.kind == "characters":
             if params.get(param.name) is None and not param.required:
                 continue
-            refs.extend(_names(params, param.name))
+            refs.extend(_counted(_names(params, param.name), param))
     return refs
+
+
+def _counted(names: list[str], param: Any) -> list[str]:
+    """As many characters as the declaration says (`lo`..`hi`: a duel takes two)."""
+    lo, hi = param.lo, param.hi
+    if lo is None or hi is None or lo <= len(names) <= hi:
+        return names
+    count = f"{lo} personnages exactement" if lo == hi else f"de {lo} à {hi} personnages"
+    raise JdrError(f"paramètre {_where(param.name)} : {count} ({param.help}), pas {len(names)}")
 
 
 def _refuse_if_unable(system: AnySystem, kind: str, who: Sequence[Loaded[Any]],

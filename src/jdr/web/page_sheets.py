@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from jdr.errors import JdrError
-from jdr.web.auth import Caller
+from jdr.web.auth import SPECTATEUR, Caller
 from jdr.web.deps import TableId
 from jdr.web.errors import ApiError
 from jdr.web.pagekit import (
@@ -41,7 +41,6 @@ from jdr.web.pagekit import (
 router = APIRouter(include_in_schema=False)
 Name = Annotated[str, PathParam(min_length=1, max_length=200)]
 PREFIX = "f/"
-XP_KINDS = {"competence": "compétence", "carac": "caractéristique", "pv": "points de vie"}
 
 
 # ------------------------------------------------------------------ reading
@@ -62,10 +61,24 @@ def sheet_page(request: Request, caller: Caller, name: str, status: int = 200,
 
     data = _sheet_data(caller, name)
     info = data["info"]
-    skills = [row["key"] for s in info["fiche"]["sections"] for row in s["rows"]]
     context = blank_form(request, caller, info["nom"], str(info["version"]), data["yaml"])
-    context.update(perso=info, achats=XP_KINDS, cles=skills, **extra)
+    context.update(perso=info, xp=xp_form(caller, info["nom"]), **extra)
     return render("fiche.html", status=status, **context)
+
+
+def xp_form(caller: Caller, name: str) -> Any:
+    """The declaration's XP form for this sheet (None when the system spends no XP): the
+    character is the page's own, its lists (skills, characteristics, options) the system's."""
+    from jdr.campaign.workspace import CampaignWorkspace
+    from jdr.core.declare import form
+
+    system = caller.campaign.system
+    if "xp" not in system.actions or caller.role == SPECTATEUR:
+        return None
+    with caller.campaign.reading() as tx:
+        view = form(CampaignWorkspace(tx), "xp", {"personnage": name}, system, [name])
+    view.fields = [f for f in view.fields if f.name != "personnage"]  # the page's own
+    return view
 
 
 @router.get("/tables/{id}/fiches", response_class=HTMLResponse)
@@ -123,12 +136,10 @@ def export(id: TableId, nom: Name, request: Request) -> Response:
 
 
 def xp_params(name: str, form: dict[str, list[str]]) -> dict[str, Any]:
-    kind = one(form, "achat", "competence")
-    if kind == "pv":
-        return {"personnage": name, "pv": True}
-    if kind not in ("competence", "carac"):
-        raise ApiError(422, "achat : compétence, caractéristique ou points de vie")
-    return {"personnage": name, kind: one(form, "cible")}
+    """The declared XP form's fields as the action's `params`, for the page's character."""
+    from jdr.core.declare import params_from_form
+
+    return {**params_from_form("xp", form), "personnage": name}
 
 
 def xp_preview(caller: Caller, name: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -153,8 +164,10 @@ async def xp_cost(id: TableId, nom: Name, request: Request) -> HTMLResponse:
         preview = await run_in_threadpool(xp_preview, caller, nom, params)
     except (ApiError, JdrError) as exc:
         return message(failure(exc).message)
-    return render("_xp.html", caller=caller, nom=nom, genre=one(form, "achat"),
-                  cible=one(form, "cible"), **preview)
+    from jdr.core.declare import form_values
+
+    return render("_xp.html", caller=caller, nom=nom, champs=form_values("xp", params),
+                  **preview)
 
 
 @router.post("/tables/{id}/f/fiches/{nom}/xp/achat", response_class=HTMLResponse)

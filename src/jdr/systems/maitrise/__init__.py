@@ -186,6 +186,12 @@ class MaitriseSystem(GameSystem[Character]):
     def attack(self, request: AttackRequest[Character], source: DiceSource) -> Outcome:
         return combat.attack(request, source, self.config)
 
+    def attack_odds(self, request: AttackRequest[Character]) -> Odds:
+        """R001.15 .. R001.19: P(the blow lands), from the same steps as `attack`."""
+        from jdr.systems.maitrise.attack_odds import attack_odds
+
+        return attack_odds(request, self.config)
+
     def xp(self, request: XpRequest[Character]) -> Outcome:
         return progression.spend(request, self.config)
 

@@ -165,22 +165,32 @@ def _ask(chooser: Chooser, prompt: str, options: Mapping[str, str], shown: Check
     return None if choice == NO_OPTION else choice
 
 
+def attack_check(plan: AttackPlan, config: MaitriseConfig) -> Check:
+    """R001.16: the attack is a skill roll."""
+    return stat_check(plan.attacker, Stat("skill", plan.skill), config, plan.bonus_attack,
+                      label=f"Attaque {plan.attacker.name} — {plan.skill}")
+
+
+def attack_after(plan: AttackPlan, result: CheckResult) -> CheckResult:
+    """R001.18 / E001.09 / A001.10: a critical attack with Rapidité gets +10 margin."""
+    if result.critical == "success" and plan.critical == "rapidite":
+        return _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.18")
+    return result
+
+
 def roll_attack(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
                 chooser: Chooser = default_choice) -> tuple[AttackPlan, Check, CheckResult]:
-    """R001.16: the attack is a skill roll; R001.18 / E001.09 / A001.10 Rapidité: +10 margin."""
-    check = stat_check(plan.attacker, Stat("skill", plan.skill), config, plan.bonus_attack,
-                       label=f"Attaque {plan.attacker.name} — {plan.skill}")
+    """R001.16: the attack roll; its critical option asked once the die is seen (R001.18)."""
+    check = attack_check(plan, config)
     result = check.roll(source)
     if result.critical == "success" and plan.critical is None:
         plan = replace(plan, critical=_ask(
             chooser, f"Attaque critique {de(plan.attacker.name)} : quelle option ?",
             ATTACK_CRITICALS, result, plan.attacker.name))
-    if result.critical == "success" and plan.critical == "rapidite":
-        result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.18")
-    return plan, check, result
+    return plan, check, attack_after(plan, result)
 
 
-def _defence_check(plan: AttackPlan, config: MaitriseConfig) -> Check:
+def defence_check(plan: AttackPlan, config: MaitriseConfig) -> Check:
     """R001.16 parry with the weapon's skill (A001.05), or R001.17 dodge on Adresse."""
     stat = (defence_stat(plan.defender, plan.parry_weapon) if plan.defence == "parade"
             else Stat("carac", "adresse", dodge=True))
@@ -196,21 +206,34 @@ def roll_defence(plan: AttackPlan, config: MaitriseConfig, source: DiceSource,
     +1D10+5 (a parry against a successful attack, E001.10)."""
     if plan.defence == "aucune":
         return plan, None
-    check = _defence_check(plan, config)
+    check = defence_check(plan, config)
     result = check.roll(source)
     footing: RollResult | None = None
     if result.critical == "success" and plan.defence_critical is None:
         plan = replace(plan, defence_critical=_ask(
             chooser, f"Défense critique {de(plan.defender.name)} : quelle option ?",
             DEFENCE_CRITICALS, result, plan.defender.name))
-    if result.critical == "success":
-        if plan.defence_critical == "rapidite":
-            result = _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.19")
-        elif plan.defence_critical == "appuis" and plan.defence == "parade" and attack.success:
-            footing = roll(f"1d{CRITICAL_DIE}+{FOOTING_BONUS}", source)
-            result = _boost(result, footing.total, "critique Solidifier ses appuis (1d10+5)",
-                            "R001.19")
-    return plan, (check, result, footing)
+    if needs_footing(plan, result, attack):
+        footing = roll(f"1d{CRITICAL_DIE}+{FOOTING_BONUS}", source)
+    total = None if footing is None else footing.total
+    return plan, (check, defence_after(plan, result, total), footing)
+
+
+def needs_footing(plan: AttackPlan, defence: CheckResult, attack: CheckResult) -> bool:
+    """R001.19 / E001.10: Solidifier ses appuis rolls 1d10+5, on a critical parry against a
+    successful attack."""
+    return (defence.critical == "success" and plan.defence_critical == "appuis"
+            and plan.defence == "parade" and bool(attack.success))
+
+
+def defence_after(plan: AttackPlan, result: CheckResult, footing: int | None) -> CheckResult:
+    """R001.19: a critical defence with Rapidité gets +10 margin; with Solidifier ses appuis,
+    the footing die's total (`footing`, rolled only when `needs_footing`)."""
+    if result.critical == "success" and plan.defence_critical == "rapidite":
+        return _boost(result, SPEED_MARGIN, "critique Rapidité", "R001.19")
+    if footing is not None:
+        return _boost(result, footing, "critique Solidifier ses appuis (1d10+5)", "R001.19")
+    return result
 
 
 def decide(attack: tuple[Check, CheckResult],
@@ -372,14 +395,34 @@ def _context_notes(plan: AttackPlan, request: AttackRequest[Character], attack: 
 # ------------------------------------------------------------------ the attack
 
 
+@dataclass(frozen=True)
+class Exchange:
+    """The attack and defence rolls and whether the blow lands (what `attack_odds` counts)."""
+
+    plan: AttackPlan
+    hit: bool
+    steps: tuple[Step, ...]
+    attack: CheckResult
+    defence: CheckResult | None
+    contest: ContestResult | None
+
+
+def exchange(request: AttackRequest[Character], source: DiceSource, config: MaitriseConfig
+             ) -> Exchange:
+    """R001.15 .. R001.19: the plan, the attack roll, the defence roll, the contest."""
+    plan, a_check, a = roll_attack(plan_attack(request), config, source, request.chooser)
+    plan, defence_roll = roll_defence(plan, config, source, a, request.chooser)
+    hit, steps, result = decide((a_check, a), defence_roll)
+    if result is None:
+        return Exchange(plan, hit, steps, a, None, None)
+    return Exchange(plan, hit, steps, result.actor, result.opponent, result)
+
+
 def attack(request: AttackRequest[Character], source: DiceSource, config: MaitriseConfig
            ) -> Outcome:
     """R001.15 .. R001.23, A001.03, A001.07, A001.09 .. A001.12, D-001.30, D-ALL.02."""
-    plan, a_check, a = roll_attack(plan_attack(request), config, source, request.chooser)
-    plan, defence_roll = roll_defence(plan, config, source, a, request.chooser)
-    hit, steps, exchange = decide((a_check, a), defence_roll)
-    a = a if exchange is None else exchange.actor
-    d = None if exchange is None else exchange.opponent
+    played = exchange(request, source, config)
+    plan, hit, steps, a, d = played.plan, played.hit, played.steps, played.attack, played.defence
     blow = roll_damage(plan, a, d, config, source) if hit else None
     health, state, changes, hp_notes = wound(plan, request.defender.doc, blow)
     notes = _context_notes(plan, request, a, d, hit)
