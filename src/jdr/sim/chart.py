@@ -19,12 +19,16 @@ def _figure(sim: Simulation) -> object:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6), width_ratios=(1, 1.6))
-    shown = FuncFormatter(lambda y, _: f"{y * 100:.0f} %")
-    left.yaxis.set_major_formatter(shown)
-    right.yaxis.set_major_formatter(shown)
+    # ticks at 1, 2 or 5 × 10ⁿ of a fraction (never 2,5 %), read to the first useful decimal
+    shown = FuncFormatter(lambda y, _: f"{y * 100:.1f}".rstrip("0").rstrip(".").replace(".", ",")
+                          + " %")
+    for axis in (left, right):
+        axis.yaxis.set_major_locator(MaxNLocator(steps=[1, 2, 5, 10]))
+        axis.yaxis.set_major_formatter(shown)
+    right.xaxis.set_major_locator(MaxNLocator(integer=True))
     labels = ["Camp 1", "Camp 2", "Nul"]
     values = [sim.win[0], sim.win[1], sim.draw]
     low = [sim.win[i] - sim.ci95[i][0] for i in (0, 1)] + [0.0]
