@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from jdr.sim.fight import roster  # noqa: E402
-from jdr.sim.run import play, scalar, simulate  # noqa: E402
-from sim.fighters import sheets  # noqa: E402
+from jdr.sim.fight import roster
+from jdr.sim.run import play, scalar, simulate
+from sim.fighters import sheets
 
 TACTICS = ("faible", "faible")
 CASES = [("deuxdes", 1), ("maitrise", 1), ("dd35", 1), ("cydonia", 1), ("felins", 1),
