@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
@@ -30,6 +31,7 @@ from typing import Any, ClassVar, TypeVar
 
 _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 MAX_IDLE = 8
+PING_AFTER = 30.0  # seconds: a PostgreSQL connection idle longer is checked before reuse
 SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
 
 R = TypeVar("R", bound="Record")
@@ -91,15 +93,17 @@ class Database:
         return PgConnection(psycopg.connect(self.address, autocommit=False))
 
     def _checkout(self) -> Connection:
-        with self._lock:
-            while self._idle:
-                conn = self._idle.pop()
-                if conn.usable():
-                    return conn
-                conn.close()
-        return self._open()
+        while True:
+            with self._lock:
+                conn = self._idle.pop() if self._idle else None
+            if conn is None:
+                return self._open()
+            if conn.usable() and conn.alive():
+                return conn
+            conn.close()
 
     def _checkin(self, conn: Connection) -> None:
+        conn.released = time.monotonic()
         if conn.usable():
             with self._lock:
                 if len(self._idle) < MAX_IDLE:
@@ -117,7 +121,8 @@ class Database:
             try:
                 yield conn
             except BaseException:
-                conn.rollback()
+                with suppress(Exception):  # the error itself is what the caller must see
+                    conn.rollback()
                 raise
             if write:
                 conn.commit()
@@ -142,6 +147,7 @@ class Connection:
 
     def __init__(self, raw: Any) -> None:
         self.raw = raw
+        self.released = time.monotonic()
 
     def begin(self, write: bool) -> None:
         raise NotImplementedError
@@ -157,6 +163,10 @@ class Connection:
             self.raw.close()
 
     def usable(self) -> bool:
+        return True
+
+    def alive(self) -> bool:
+        """Whether the connection still answers (checked only after a long idle time)."""
         return True
 
     def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
@@ -236,6 +246,16 @@ class PgConnection(Connection):
         from psycopg.pq import TransactionStatus
 
         return not self.raw.closed and self.raw.info.transaction_status == TransactionStatus.IDLE
+
+    def alive(self) -> bool:
+        if time.monotonic() - self.released < PING_AFTER:
+            return True
+        try:
+            self.raw.execute("SELECT 1")
+            self.raw.rollback()
+        except Exception:  # the server went away meanwhile: a new connection
+            return False
+        return True
 
     def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
         if not params:
