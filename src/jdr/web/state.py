@@ -1,8 +1,8 @@
 """The server's state: one database (SQLite file or PostgreSQL URL) holding many tables.
 
 A table is a campaign of `jdr.campaign`; its people are rows of `jdr_members`. `Server` opens the
-engine once (migrating the schema), authenticates tokens, creates tables and invitations, and
-after each journal commit sends `NOTIFY jdr_journal, '<table>:<seq>'` (PostgreSQL) in the same
+base once (migrating the schema; then the DB-API, `jdr.campaign.sql`), authenticates tokens,
+creates tables and invitations, and after each journal commit sends `NOTIFY jdr_journal, '<table>:<seq>'` (PostgreSQL) in the same
 transaction, so that every process's live channels wake up once it is committed.
 """
 
