@@ -2,8 +2,9 @@
 
 A table is a campaign of `jdr.campaign`; its people are rows of `jdr_members`. `Server` opens the
 base once (migrating the schema; then the DB-API, `jdr.campaign.sql`), authenticates tokens,
-creates tables and invitations, and after each journal commit sends `NOTIFY jdr_journal, '<table>:<seq>'` (PostgreSQL) in the same
-transaction, so that every process's live channels wake up once it is committed.
+creates tables and invitations, and after each journal commit sends `NOTIFY jdr_journal,
+'<table>:<seq>'` (PostgreSQL) in the same transaction, so that every process's live channels
+wake up once it is committed.
 """
 
 from __future__ import annotations
