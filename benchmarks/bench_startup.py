@@ -9,24 +9,28 @@ Goals (issue 18): every command on sheet files at most 2.5 × `import typer` in 
 command in a campaign at most 6 ×. Each dependency's own import is timed too (the floor under
 the commands that need it).
 
-    python benchmarks/bench_startup.py [--rounds 5] [--before SRC] [--importtime] [--only MOT]
+    python benchmarks/bench_startup.py [--rounds 5] [--before SRC] [--importtime] [--only MOT] [--pg]
 
 `--before SRC` also times the `jdr` whose sources are in SRC (e.g. a `git archive` of an earlier
 commit, extracted), for before/after figures in the same run. `--importtime` prints where the
 time of each command goes (`python -X importtime`, largest cumulative imports). `--only MOT`
-keeps the rows whose name contains MOT (and the baselines).
+keeps the rows whose name contains MOT (and the baselines). `--pg` also times the campaign
+commands on a PostgreSQL campaign (a fresh schema of `JDR_TEST_PG`, default the test base).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import resource
+import secrets
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 SHEET = """\
@@ -46,6 +50,28 @@ protections: {torse: 3}
 GOALS = {"fichiers": 2.5, "campagne": 6.0}
 DEPENDENCIES = ["rich", "ruamel.yaml", "pydantic", "numpy", "sqlite3", "sqlalchemy",
                 "sqlalchemy.orm", "alembic", "psycopg", "icepool"]
+
+
+PG = os.environ.get("JDR_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@contextlib.contextmanager
+def pg_schema(wanted: bool) -> Iterator[str | None]:
+    """A fresh PostgreSQL schema for `--pg` (dropped afterwards): its URL; None without `--pg`."""
+    if not wanted:
+        yield None
+        return
+    import psycopg
+
+    admin = PG.replace("postgresql+psycopg://", "postgresql://")
+    schema = f"jdr_start_{secrets.token_hex(4)}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{PG}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 def jdr(src: Path | None, *args: str) -> list[str]:
@@ -111,9 +137,10 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="sources (src/) of the version to compare with")
     parser.add_argument("--importtime", action="store_true")
     parser.add_argument("--only", default="")
+    parser.add_argument("--pg", action="store_true", help="campaign commands on PostgreSQL too")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "JDR_CAMPAGNE")}
-    with tempfile.TemporaryDirectory() as root:
+    with tempfile.TemporaryDirectory() as root, pg_schema(args.pg) as pg:
         files, camp = Path(root) / "fichiers", Path(root) / "campagne"
         files.mkdir()
         camp.mkdir()
@@ -125,6 +152,15 @@ def main() -> None:
                       ["campagne", "import", "a.yaml", "b.yaml"],
                       ["combat", "start", "nain a", "nain b", "--seed", "1"]):
             subprocess.run(jdr(None, *setup), env=env, cwd=camp, check=True, stdout=subprocess.DEVNULL)
+        envs: dict[str, dict[str, str]] = {}
+        if pg is not None:
+            pg_env = {**env, "JDR_CAMPAGNE": pg}
+            subprocess.run(jdr(None, "campagne", "new", "Banc", "--systeme", "cydonia", "--db", pg),
+                           env=env, cwd=files, check=True, stdout=subprocess.DEVNULL)
+            for setup in (["campagne", "import", "a.yaml", "b.yaml"],
+                          ["combat", "start", "nain a", "nain b", "--seed", "1"]):
+                subprocess.run(jdr(None, *setup), env=pg_env, cwd=files, check=True,
+                               stdout=subprocess.DEVNULL)
         table: dict[str, tuple[str, list[str]]] = {
             "python -c pass": ("base", [sys.executable, "-c", "pass"]),
             "import typer": ("base", [sys.executable, "-c", "import typer"]),
@@ -134,16 +170,21 @@ def main() -> None:
         table |= files_commands(None, "") | campaign_commands(None, "")
         if args.before is not None:
             table |= files_commands(args.before, "avant : ") | campaign_commands(args.before, "avant : ")
+        if pg is not None:
+            on_pg = campaign_commands(None, "pg ") | (
+                campaign_commands(args.before, "avant : pg ") if args.before is not None else {})
+            table |= on_pg
+            envs = {name: {**env, "JDR_CAMPAGNE": pg} for name in on_pg}
         if args.only:
             table = {k: v for k, v in table.items() if v[0] == "base" or args.only in k}
-        folder = {name: camp if "campagne :" in name else files for name in table}
+        folder = {name: camp if "campagne :" in name and name not in envs else files for name in table}
         for name, (_, command) in table.items():  # warm-up: bytecode written, disk cache filled
-            measure(command, env, folder[name])
+            measure(command, envs.get(name, env), folder[name])
         cpu: dict[str, list[float]] = {name: [] for name in table}
         wall: dict[str, list[float]] = {name: [] for name in table}
         for _ in range(args.rounds):
             for name, (_, command) in table.items():
-                c, w = measure(command, env, folder[name])
+                c, w = measure(command, envs.get(name, env), folder[name])
                 cpu[name].append(c)
                 wall[name].append(w)
         base_cpu = statistics.median(cpu["import typer"])
@@ -161,7 +202,7 @@ def main() -> None:
                 mark = "  ok" if ratio <= GOALS[family] else f"  > {GOALS[family]}"
             print(f"{name:<42} {c * 1000:>8.1f} {ratio:>6.2f} {w * 1000:>8.1f} {w / base_wall:>6.2f}{mark}")
             if args.importtime and family in GOALS:
-                importtime(command, env, folder[name])
+                importtime(command, envs.get(name, env), folder[name])
         for family, ratio in worst.items():
             verdict = "atteint" if ratio <= GOALS[family] else "non atteint"
             print(f"pire commande ({family}) : {ratio:.2f} × (objectif ≤ {GOALS[family]} ×) : {verdict}")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from jdr.campaign import encounter
-from jdr.campaign.schema import CharacterRow
+from jdr.campaign.rows import CharacterRow
 from jdr.campaign.store import Campaign, now
 from jdr.campaign.workspace import CampaignWorkspace
 from jdr.core.actions import commit, execute
@@ -190,13 +190,11 @@ class Game:
 
     def reset(self, names: list[str]) -> None:
         """The sheets as they began (their texts put back: nothing to parse again)."""
-        from sqlalchemy import update
-
         with self.campaign.transaction() as tx:
             for name in names:
-                tx.session.execute(update(CharacterRow).where(
-                    CharacterRow.campaign_id == self.campaign.id,
-                    CharacterRow.key == normalize(name)).values(yaml=self.fresh[name]))
+                tx.session.execute("UPDATE jdr_characters SET yaml = :yaml WHERE campaign_id = :c "
+                                   "AND key = :k", {"yaml": self.fresh[name], "c": self.campaign.id,
+                                                    "k": normalize(name)})
 
     def skill(self, name: str) -> str:
         _, (sheet,) = self.tx.load([name])

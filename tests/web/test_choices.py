@@ -120,14 +120,10 @@ def _expire(client: httpx.AsyncClient, table: Table) -> None:
     """The delay of every waiting roll is over (its row says when it ends)."""
     from datetime import UTC, datetime
 
-    from sqlalchemy import update
-
-    from jdr.campaign.choices import PendingRow
-
     app: Any = client._transport.app  # type: ignore[attr-defined]
     with app.state.server.session() as session:
-        session.execute(update(PendingRow).where(PendingRow.campaign_id == table.id).values(
-            expires_at=datetime(2000, 1, 1, tzinfo=UTC)))
+        session.execute("UPDATE jdr_attentes SET expires_at = :at WHERE campaign_id = :c",
+                        {"at": datetime(2000, 1, 1, tzinfo=UTC), "c": table.id})
 
 
 async def test_seance_dice_of_a_waiting_roll_stay_verifiable(db_target: str) -> None:

@@ -45,16 +45,14 @@ async def test_table_creation_open_on_loopback_admin_token_elsewhere(db_target: 
 
 
 async def test_tokens_random_and_kept_only_as_hashes(db_target: str) -> None:
-    from sqlalchemy import select
-
-    from jdr.campaign.members import MemberRow
+    from jdr.campaign.rows import MemberRow
 
     async with in_process(db_target) as client:
         table = await make_table(client)
         joueur, _ = await invite(client, table, "joueur", "Lise")
         server = client._transport.app.state.server  # type: ignore[attr-defined]
         with server.session() as session:
-            rows = list(session.scalars(select(MemberRow).order_by(MemberRow.id)))
+            rows = session.rows(MemberRow, tail="ORDER BY id")
             stored = [(r.name, r.role, r.token_hash) for r in rows]
     assert len(table.mj) >= 43 and len(joueur) >= 43 and table.mj != joueur  # 256 bits each
     assert stored == [("MJ", "mj", hashlib.sha256(table.mj.encode()).hexdigest()),

@@ -18,15 +18,13 @@ pytestmark = pytest.mark.anyio
 
 
 def _seed_of(db: Path) -> str:
-    from sqlalchemy import select
-
-    from jdr.campaign.seance import SeanceRow
     from jdr.campaign.store import Campaign
 
     camp = Campaign.open(str(db))
     try:
         with camp.reading() as tx:
-            seed: str = tx.session.scalar(select(SeanceRow.seed).where(SeanceRow.open.is_(True)))
+            seed: str = tx.session.scalar('SELECT seed FROM jdr_seances WHERE "open" = :yes',
+                                          {"yes": True})
     finally:
         camp.dispose()
     return seed

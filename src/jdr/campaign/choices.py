@@ -32,13 +32,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
-
-from jdr.campaign.schema import Base
+from jdr.campaign.rows import PendingRow
 from jdr.errors import JdrError, RuleError
 
 if TYPE_CHECKING:
@@ -48,28 +44,6 @@ if TYPE_CHECKING:
 DELAY = timedelta(minutes=10)
 NOTICE = "attente"
 NOTICE_SIGHT = {"public": "prive", "prive": "prive", "aveugle": "mj", "mj": "mj", "moi": "moi"}
-
-
-class PendingRow(Base):
-    """One roll waiting for a choice."""
-
-    __tablename__ = "jdr_attentes"
-    __table_args__ = (UniqueConstraint("campaign_id", "seq"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("jdr_campaigns.id", ondelete="CASCADE"),
-                                             index=True)
-    seq: Mapped[int] = mapped_column(Integer)  # the notice's number in the journal
-    author: Mapped[str] = mapped_column(String(200))  # the member who rolled
-    actor: Mapped[str] = mapped_column(String(200))  # the character who acts
-    keys: Mapped[list[Any]] = mapped_column(JSON)  # every character named (normalised)
-    request: Mapped[dict[str, Any]] = mapped_column(JSON)  # type, params, visibilite, …
-    faces: Mapped[list[Any]] = mapped_column(JSON)  # [[sides, face], …] rolled so far
-    answers: Mapped[list[Any]] = mapped_column(JSON)
-    question: Mapped[dict[str, Any]] = mapped_column(JSON)
-    draw: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # séance dice
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass(frozen=True)
@@ -101,34 +75,21 @@ def aware(moment: datetime) -> datetime:
 
 
 def rows(tx: Tx) -> list[PendingRow]:
-    from sqlalchemy import select
-
-    return list(tx.session.scalars(select(PendingRow).where(
-        PendingRow.campaign_id == tx.campaign.id).order_by(PendingRow.seq)))
-
-
-@cache
-def _brief_query() -> Any:
-    from sqlalchemy import bindparam, select
-
-    table = PendingRow.__table__
-    return select(table.c.id, table.c.seq, table.c["keys"], table.c.expires_at).where(
-        table.c.campaign_id == bindparam("campaign"))
+    return tx.session.rows(PendingRow, "campaign_id = :c", {"c": tx.campaign.id}, "ORDER BY seq")
 
 
 def brief(tx: Tx) -> list[tuple[int, int, list[Any], datetime]]:
-    """(id, seq, keys, expires_at) of each waiting roll: one light query, built once, asked
-    before every action (almost always none)."""
-    found = tx.session.connection().execute(_brief_query(), {"campaign": tx.campaign.id})
-    return [(r[0], r[1], r[2], r[3]) for r in found]
+    """(id, seq, keys, expires_at) of each waiting roll: one light query, asked before every
+    action (almost always none)."""
+    conn = tx.session.conn
+    found = tx.session.all('SELECT id, seq, "keys", expires_at FROM jdr_attentes '
+                           "WHERE campaign_id = :c", {"c": tx.campaign.id})
+    return [(r[0], r[1], conn.json(r[2]), conn.moment(r[3])) for r in found]
 
 
 def row_of(tx: Tx, seq: int) -> PendingRow | None:
-    from sqlalchemy import select
-
-    row: PendingRow | None = tx.session.scalar(select(PendingRow).where(
-        PendingRow.campaign_id == tx.campaign.id, PendingRow.seq == seq))
-    return row
+    return tx.session.first(PendingRow, "campaign_id = :c AND seq = :seq",
+                            {"c": tx.campaign.id, "seq": seq})
 
 
 def answered_by(row: PendingRow) -> str:
@@ -197,7 +158,6 @@ def start(tx: Tx, request: Request, waiting: Waiting, faces: Sequence[Sequence[i
                      faces=[[int(s), int(f)] for s, f in faces], answers=[], question=question,
                      draw=draw, created_at=moment, expires_at=moment + DELAY)
     tx.session.add(row)
-    tx.session.flush()
     return entry, row
 
 
@@ -269,7 +229,6 @@ def answer(tx: Tx, row: PendingRow, choice: str | None, settle: bool = False
         tx.pending_verif = None
         question = question_json_of(waiting, request, row.actor)
         row.faces, row.answers, row.question = [list(r) for r in source.rolls], answers, question
-        tx.session.flush()
         return None, row
     except BaseException:
         tx.pending_verif = None
@@ -292,7 +251,6 @@ def _complete(tx: Tx, row: PendingRow, ws: Any, done: Any) -> Entry:
     seq = commit(ws, done)
     assert seq is not None
     tx.session.delete(row)
-    tx.session.flush()
     (entry,) = tx.entries(since=seq - 1, limit=1)
     return entry
 
@@ -307,7 +265,6 @@ def abandon(tx: Tx, row: PendingRow, why: str, author: str = "MJ") -> Entry:
                       [], {"type": NOTICE, "abandon": row.seq}, text, text, [],
                       NOTICE_SIGHT.get(str(row.request.get("visibilite")), "prive"), author)
     tx.session.delete(row)
-    tx.session.flush()
     return entry
 
 

@@ -2,6 +2,9 @@
 Alembic migrations in `jdr/campaign/migrations/` (tested from the first revision up); these
 classes must match the head revision (a test compares them).
 
+Only the migrations and the tests import this module: at run time the rows are read and
+written through the DB-API (`jdr.campaign.sql`, `jdr.campaign.rows`), without SQLAlchemy.
+
 One database may hold several campaigns (a PostgreSQL server hosting many tables); a SQLite file
 made by `jdr campagne nouvelle` holds one.
 """
@@ -94,7 +97,56 @@ class JournalRow(Base):
     verif: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
-# Tables defined beside their feature, registered on the same metadata (Alembic compares them).
-import jdr.campaign.choices  # noqa: E402
-import jdr.campaign.members  # noqa: E402
-import jdr.campaign.seance  # noqa: E402, F401
+class MemberRow(Base):
+    """One person at one table: the MJ, a joueur or a spectateur (`jdr.campaign.members`)."""
+
+    __tablename__ = "jdr_members"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("jdr_campaigns.id", ondelete="CASCADE"),
+                                             index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(12))  # mj | joueur | spectateur
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class SeanceRow(Base):
+    """One séance of a campaign: its number, its secret seed (hex) until revealed
+    (`jdr.campaign.seance`)."""
+
+    __tablename__ = "jdr_seances"
+    __table_args__ = (UniqueConstraint("campaign_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("jdr_campaigns.id", ondelete="CASCADE"),
+                                             index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    open: Mapped[bool] = mapped_column(Boolean, default=True)
+    contributions: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PendingRow(Base):
+    """One roll waiting for a choice (`jdr.campaign.choices`)."""
+
+    __tablename__ = "jdr_attentes"
+    __table_args__ = (UniqueConstraint("campaign_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("jdr_campaigns.id", ondelete="CASCADE"),
+                                             index=True)
+    seq: Mapped[int] = mapped_column(Integer)  # the notice's number in the journal
+    author: Mapped[str] = mapped_column(String(200))  # the member who rolled
+    actor: Mapped[str] = mapped_column(String(200))  # the character who acts
+    keys: Mapped[list[Any]] = mapped_column(JSON)  # every character named (normalised)
+    request: Mapped[dict[str, Any]] = mapped_column(JSON)  # type, params, visibilite, …
+    faces: Mapped[list[Any]] = mapped_column(JSON)  # [[sides, face], …] rolled so far
+    answers: Mapped[list[Any]] = mapped_column(JSON)
+    question: Mapped[dict[str, Any]] = mapped_column(JSON)
+    draw: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # séance dice
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -14,13 +14,9 @@ the reason); the entry's verification record is written by `Tx.append`.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
-
-from jdr.campaign.schema import Base
+from jdr.campaign.rows import JournalRow, SeanceRow
 from jdr.errors import RuleError
 
 if TYPE_CHECKING:
@@ -31,37 +27,14 @@ MAX_CONTRIBUTIONS = 200
 CONTRIBUTION = re.compile(r"^[0-9a-f]{16,128}$")
 
 
-class SeanceRow(Base):
-    """One séance of a campaign: its number, its secret seed (hex) until revealed."""
-
-    __tablename__ = "jdr_seances"
-    __table_args__ = (UniqueConstraint("campaign_id", "number"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("jdr_campaigns.id", ondelete="CASCADE"),
-                                             index=True)
-    number: Mapped[int] = mapped_column(Integer)
-    seed: Mapped[str] = mapped_column(String(64))
-    commitment: Mapped[str] = mapped_column(String(64))
-    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    open: Mapped[bool] = mapped_column(Boolean, default=True)
-    contributions: Mapped[int] = mapped_column(Integer, default=0)
-
-
 def current(tx: Tx) -> SeanceRow | None:
-    from sqlalchemy import select
-
-    row: SeanceRow | None = tx.session.scalar(select(SeanceRow).where(
-        SeanceRow.campaign_id == tx.campaign.id, SeanceRow.open.is_(True)))
-    return row
+    return tx.session.first(SeanceRow, 'campaign_id = :c AND "open" = :yes',
+                            {"c": tx.campaign.id, "yes": True})
 
 
 def status(tx: Tx) -> dict[str, Any]:
     """What anyone may know of the séances: numbers, commitments, seeds once revealed."""
-    from sqlalchemy import select
-
-    rows = tx.session.scalars(select(SeanceRow).where(SeanceRow.campaign_id == tx.campaign.id)
-                              .order_by(SeanceRow.number))
+    rows = tx.session.rows(SeanceRow, "campaign_id = :c", {"c": tx.campaign.id}, "ORDER BY number")
     seances = [{"seance": r.number, "engagement": r.commitment, "ouverte": r.open,
                 "graine": None if r.open else r.seed, "contributions": r.contributions}
                for r in rows]
@@ -87,21 +60,18 @@ def _append(tx: Tx, author: str, action: str, params: dict[str, Any], result: An
 def open_seance(tx: Tx, author: str = "MJ") -> list[Entry]:
     """Open the next séance: a new secret seed, its commitment journaled; then the rules'
     new session for every character of the campaign."""
-    from sqlalchemy import func, select
-
     from jdr.campaign.store import now
     from jdr.dice.verifiable import OPEN, commitment, new_seed
 
     if current(tx) is not None:
         raise RuleError("une séance est déjà ouverte : fermez-la d'abord (jdr seance fermer)")
-    last = tx.session.scalar(select(func.max(SeanceRow.number)).where(
-        SeanceRow.campaign_id == tx.campaign.id))
+    last = tx.session.scalar("SELECT max(number) FROM jdr_seances WHERE campaign_id = :c",
+                             {"c": tx.campaign.id})
     number = int(last or 0) + 1
     seed = new_seed()
     commit = commitment(seed)
     tx.session.add(SeanceRow(campaign_id=tx.campaign.id, number=number, seed=seed.hex(),
                              commitment=commit, opened_at=now(), open=True, contributions=0))
-    tx.session.flush()
     result = _notes(f"Séance {number} ouverte",
                     f"engagement (SHA-256 de la graine secrète) : {commit}",
                     "la graine sera révélée à la fermeture : chacun pourra vérifier chaque dé")
@@ -141,7 +111,6 @@ def close_seance(tx: Tx, author: str = "MJ") -> Entry:
 
     settle_all(tx)  # a roll waiting for a choice takes its defaults before the seed is shown
     row.open = False
-    tx.session.flush()
     result = _notes(f"Séance {row.number} fermée : graine révélée",
                     f"graine : {row.seed}",
                     f"engagement publié à l'ouverture : {row.commitment}",
@@ -168,29 +137,23 @@ def contribute(tx: Tx, value: str, author: str) -> Entry:
 
 def _contributions(tx: Tx, number: int, before: int | None = None) -> list[str]:
     """The séance's contributions journaled (before entry `before`), in order."""
-    from sqlalchemy import select
-
-    from jdr.campaign.schema import JournalRow
     from jdr.dice.verifiable import CONTRIBUTION as ACTION
 
-    query = select(JournalRow).where(JournalRow.campaign_id == tx.campaign.id,
-                                     JournalRow.action == ACTION)
+    where, params = "campaign_id = :c AND action = :action", {"c": tx.campaign.id, "action": ACTION}
     if before is not None:
-        query = query.where(JournalRow.seq < before)
-    rows = tx.session.scalars(query.order_by(JournalRow.seq))
+        where, params = where + " AND seq < :before", {**params, "before": before}
+    rows = tx.session.rows(JournalRow, where, params, "ORDER BY seq")
     return [str(r.params.get("contribution")) for r in rows if r.params.get("seance") == number]
 
 
 def draw_key(tx: Tx, draw: dict[str, Any]) -> bytes:
     """The key of the dice drawn for entry `tirage` of séance `seance` (a roll that waited for a
     choice: its dice were drawn for its notice, `jdr.campaign.choices`)."""
-    from sqlalchemy import select
-
     from jdr.dice.verifiable import entry_key
 
     number, seq = int(draw["seance"]), int(draw["tirage"])
-    row = tx.session.scalar(select(SeanceRow).where(SeanceRow.campaign_id == tx.campaign.id,
-                                                    SeanceRow.number == number))
+    row = tx.session.first(SeanceRow, "campaign_id = :c AND number = :n",
+                           {"c": tx.campaign.id, "n": number})
     if row is None:
         raise RuleError(f"séance {number} introuvable : ses dés ne se dérivent plus")
     return entry_key(bytes.fromhex(row.seed), str(number), seq, _contributions(tx, number, seq))

@@ -13,17 +13,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from jdr.campaign.db import CampaignError, check_schema, engine_for, migrate, split_target, translated_errors
-from jdr.campaign.schema import CampaignRow, CharacterRow, EncounterRow, JournalRow
+from jdr.campaign.db import (
+    CampaignError,
+    check_schema,
+    database_for,
+    migrate,
+    split_target,
+    translated_errors,
+)
+from jdr.campaign.rows import CampaignRow, CharacterRow, EncounterRow, JournalRow
+from jdr.campaign.sql import Database, Session, in_list
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import GameSystem, Loaded
 from jdr.errors import JdrError, RuleError
 from jdr.names import normalize, unknown_name_message
-
-if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
 
 MAX_NAME = 200
 NOTIFY_CHANNEL = "jdr_journal"
@@ -76,8 +81,8 @@ class Entry:
         }
 
 
-def _entry(row: JournalRow | Any) -> Entry:
-    """An entry from its ORM row or a plain row of the same columns."""
+def _entry(row: JournalRow) -> Entry:
+    """An entry from its row."""
     return Entry(row.seq, row.at, row.actor, row.action, row.params, row.dice, row.result,
                  row.text, row.forum, row.changes, row.visibility, row.author, row.undone_by,
                  row.undoes, row.verif)
@@ -86,8 +91,8 @@ def _entry(row: JournalRow | Any) -> Entry:
 class Campaign:
     """Handle on one campaign of a database."""
 
-    def __init__(self, engine: Any, campaign_id: int, name: str, system_id: str, target: str) -> None:
-        self.engine = engine
+    def __init__(self, db: Database, campaign_id: int, name: str, system_id: str, target: str) -> None:
+        self.db = db
         self.id = campaign_id
         self.name = name
         self.system_id = system_id
@@ -97,40 +102,32 @@ class Campaign:
 
     @classmethod
     def create(cls, target: str, name: str, system_id: str) -> Campaign:
-        from sqlalchemy.orm import Session
-
         from jdr.core.registry import get_system
 
         system = get_system(system_id)
         clean_name = _check_name(name, "nom de campagne")
         url, _ = split_target(target)
         with translated_errors():
-            engine = engine_for(url, must_exist=False)
-            migrate(engine)
-            with Session(engine) as session, session.begin():
-                from sqlalchemy import select
-
-                if session.scalar(select(CampaignRow).where(CampaignRow.name == clean_name)):
+            db = database_for(url, must_exist=False)
+            migrate(db)
+            with db.begin() as conn:
+                session = Session(conn)
+                if session.first(CampaignRow, "name = :name", {"name": clean_name}):
                     raise CampaignError(f"la campagne « {clean_name} » existe déjà dans cette base")
                 row = CampaignRow(name=clean_name, system=system.id, created_at=now(), journal_seq=0)
                 session.add(row)
-                session.flush()
                 campaign_id = row.id
-        return cls(engine, campaign_id, clean_name, system.id, target)
+        return cls(db, campaign_id, clean_name, system.id, target)
 
     @classmethod
     def open(cls, target: str) -> Campaign:
-        from sqlalchemy import select
-        from sqlalchemy.orm import Session
-
         url, wanted = split_target(target)
         with translated_errors():
-            engine = engine_for(url, must_exist=True)
-            check_schema(engine)
-            with Session(engine) as session:
-                rows = [(r.id, r.name, r.system) for r in
-                        session.scalars(select(CampaignRow).order_by(CampaignRow.id))]
-                session.rollback()
+            db = database_for(url, must_exist=True)
+            check_schema(db)
+            with db.begin(write=False) as conn:
+                rows = [(int(r[0]), str(r[1]), str(r[2])) for r in
+                        conn.all("SELECT id, name, system FROM jdr_campaigns ORDER BY id")]
         if wanted is not None:
             rows = [r for r in rows if normalize(r[1]) == normalize(wanted)]
             if not rows:
@@ -142,7 +139,7 @@ class Campaign:
             raise CampaignError(f"cette base contient plusieurs campagnes ({names}) : "
                                 "ajoutez #NOM à l'adresse")
         campaign_id, name, system_id = rows[0]
-        return cls(engine, campaign_id, name, system_id, target)
+        return cls(db, campaign_id, name, system_id, target)
 
     @property
     def system(self) -> GameSystem[Any]:
@@ -153,25 +150,20 @@ class Campaign:
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         """One locked write transaction: committed at the end, rolled back on any error."""
-        from sqlalchemy.orm import Session
-
-        with (translated_errors(), Session(self.engine, expire_on_commit=False) as session,
-              session.begin()):
-            tx = Tx(self, session)
+        with translated_errors(), self.db.begin() as conn:
+            tx = Tx(self, Session(conn))
             tx.lock()
             yield tx
+            tx.session.flush()
 
     @contextmanager
     def reading(self) -> Iterator[Tx]:
         """A transaction for reading only (rolled back at the end)."""
-        from sqlalchemy.orm import Session
-
-        with translated_errors(), Session(self.engine) as session, session.begin():
-            yield Tx(self, session)
-            session.rollback()
+        with translated_errors(), self.db.begin(write=False) as conn:
+            yield Tx(self, Session(conn))
 
     def dispose(self) -> None:
-        self.engine.dispose()
+        self.db.dispose()
 
 
 def check_new(name: str, system_id: str) -> tuple[str, str]:
@@ -199,10 +191,8 @@ class Tx:
         self.pending_verif: dict[str, Any] | None = None  # the next entry's séance dice
 
     def lock(self) -> None:
-        from sqlalchemy import select
-
-        row = self.session.scalar(select(CampaignRow).where(CampaignRow.id == self.campaign.id)
-                                  .with_for_update())
+        row = self.session.first(CampaignRow, "id = :id", {"id": self.campaign.id},
+                                 self.session.conn.for_update.strip())
         if row is None:
             raise CampaignError("campagne supprimée entre-temps")
         self.row = row
@@ -210,23 +200,21 @@ class Tx:
     # -- characters ---------------------------------------------------------------
 
     def _character(self, name: str) -> CharacterRow:
-        from sqlalchemy import select
-
-        key = normalize(name)
-        row = self.session.scalar(select(CharacterRow).where(
-            CharacterRow.campaign_id == self.campaign.id, CharacterRow.key == key))
+        row = self._by_key(normalize(name))
         if row is None:
-            known = self.session.scalars(select(CharacterRow.key).where(
-                CharacterRow.campaign_id == self.campaign.id))
+            known = self.session.scalars("SELECT key FROM jdr_characters WHERE campaign_id = :c",
+                                         {"c": self.campaign.id})
             raise RuleError(unknown_name_message("personnage", name, list(known)))
         return row
 
-    def characters(self) -> list[CharacterInfo]:
-        from sqlalchemy import select
+    def _by_key(self, key: str) -> CharacterRow | None:
+        return self.session.first(CharacterRow, "campaign_id = :c AND key = :k",
+                                  {"c": self.campaign.id, "k": key})
 
-        rows = self.session.scalars(select(CharacterRow).where(
-            CharacterRow.campaign_id == self.campaign.id).order_by(CharacterRow.id))
-        return [CharacterInfo(r.name, r.kind, r.group_name, r.player, r.version) for r in rows]
+    def characters(self) -> list[CharacterInfo]:
+        rows = self.session.all("SELECT name, kind, group_name, player, version FROM jdr_characters "
+                                "WHERE campaign_id = :c ORDER BY id", {"c": self.campaign.id})
+        return [CharacterInfo(*r) for r in rows]
 
     def document(self, name: str) -> SheetDocument:
         known = self._loaded.get(normalize(name))
@@ -263,13 +251,11 @@ class Tx:
         return system, [self._loaded[k] for k in keys]
 
     def _rows_by_key(self, keys: Sequence[str]) -> dict[str, CharacterRow]:
-        from sqlalchemy import select
-
         rows: dict[str, CharacterRow] = {}
         for start in range(0, len(keys), 500):
-            chunk = list(keys[start:start + 500])
-            for row in self.session.scalars(select(CharacterRow).where(
-                    CharacterRow.campaign_id == self.campaign.id, CharacterRow.key.in_(chunk))):
+            listed, params = in_list("k", keys[start:start + 500])
+            for row in self.session.rows(CharacterRow, f"campaign_id = :c AND key IN {listed}",
+                                         {"c": self.campaign.id, **params}):
                 rows[row.key] = row
         return rows
 
@@ -292,8 +278,6 @@ class Tx:
     def add(self, doc: SheetDocument, kind: str = "pj", group: str | None = None,
             player: str | None = None, replace: bool = False) -> str:
         """Import a validated sheet; its `nom` is its name in the campaign."""
-        from sqlalchemy import select
-
         from jdr.core.usecase import load
 
         system = self.campaign.system
@@ -302,8 +286,7 @@ class Tx:
         loaded = load(system, doc)
         name = _check_name(loaded.name, "nom de personnage")
         key = normalize(name)
-        existing = self.session.scalar(select(CharacterRow).where(
-            CharacterRow.campaign_id == self.campaign.id, CharacterRow.key == key))
+        existing = self._by_key(key)
         text = doc.dump()
         if existing is not None:
             if not replace:
@@ -316,7 +299,6 @@ class Tx:
         self.session.add(CharacterRow(
             campaign_id=self.campaign.id, name=name, key=key, kind=kind, group_name=group,
             player=player, yaml=text, version=1, updated_at=now()))
-        self.session.flush()
         return name
 
     def add_group(self, template: SheetDocument, count: int, base: str) -> list[str]:
@@ -375,7 +357,6 @@ class Tx:
             action=action, params=params, dice=dice, result=result, text=text, forum=forum,
             changes=changes, visibility=visibility, author=author, undoes=undoes, verif=verif)
         self.session.add(row)
-        self.session.flush()
         self._notify(row.seq)
         return _entry(row)
 
@@ -383,58 +364,42 @@ class Tx:
         """PostgreSQL: tell every process (every `jdr servir`) that entry `seq` exists. NOTIFY is
         transactional: it is delivered at the commit, never for a rolled-back entry. The payload
         is only `<table>:<seq>`: listeners read the entry from the database with their rights."""
-        if self.session.get_bind().dialect.name != "postgresql":
+        if self.session.dialect != "postgresql":
             return
-        from sqlalchemy import text
-
-        self.session.execute(text("SELECT pg_notify(:channel, :payload)"),
+        self.session.execute("SELECT pg_notify(:channel, :payload)",
                              {"channel": NOTIFY_CHANNEL, "payload": f"{self.campaign.id}:{seq}"})
 
     def entries(self, since: int = 0, limit: int = 1000) -> list[Entry]:
-        from sqlalchemy import select
-
-        rows = self.session.scalars(select(JournalRow).where(
-            JournalRow.campaign_id == self.campaign.id, JournalRow.seq > since)
-            .order_by(JournalRow.seq).limit(limit))
+        rows = self.session.rows(JournalRow, "campaign_id = :c AND seq > :since",
+                                 {"c": self.campaign.id, "since": since},
+                                 f"ORDER BY seq LIMIT {int(limit)}")
         return [_entry(r) for r in rows]
 
     def entries_before(self, before: int | None, limit: int) -> list[Entry]:
         """The `limit` entries before seq `before` (or the last ones), newest first: read as
-        plain rows (no ORM objects: a page of the journal costs the same at any length)."""
-        from sqlalchemy import select
-
-        table = JournalRow.__table__
-        query = select(*table.c).where(table.c.campaign_id == self.campaign.id)
+        one query (a page of the journal costs the same at any length)."""
+        where, params = "campaign_id = :c", {"c": self.campaign.id}
         if before is not None:
-            query = query.where(table.c.seq < before)
-        rows = self.session.execute(query.order_by(table.c.seq.desc()).limit(limit))
+            where, params = where + " AND seq < :before", {**params, "before": before}
+        rows = self.session.rows(JournalRow, where, params, f"ORDER BY seq DESC LIMIT {int(limit)}")
         return [_entry(r) for r in rows]
 
     def entry_row(self, seq: int) -> JournalRow | None:
-        from sqlalchemy import select
-
-        row: JournalRow | None = self.session.scalar(select(JournalRow).where(
-            JournalRow.campaign_id == self.campaign.id, JournalRow.seq == seq))
-        return row
+        return self.session.first(JournalRow, "campaign_id = :c AND seq = :seq",
+                                  {"c": self.campaign.id, "seq": seq})
 
     def last_undoable(self) -> JournalRow | None:
-        from sqlalchemy import select
-
-        row: JournalRow | None = self.session.scalar(select(JournalRow).where(
-            JournalRow.campaign_id == self.campaign.id, JournalRow.undone_by.is_(None),
-            JournalRow.undoes.is_(None), JournalRow.action.notin_(NOT_UNDONE),
-            JournalRow.visibility.notin_(("moi", "chuchote")))
-            .order_by(JournalRow.seq.desc()).limit(1))
-        return row
+        skipped, params = in_list("a", NOT_UNDONE)
+        return self.session.first(
+            JournalRow, "campaign_id = :c AND undone_by IS NULL AND undoes IS NULL AND action NOT "
+            f"IN {skipped} AND visibility NOT IN ('moi', 'chuchote')",
+            {"c": self.campaign.id, **params}, "ORDER BY seq DESC LIMIT 1")
 
     # -- encounter ----------------------------------------------------------------------
 
     def encounter(self) -> EncounterRow | None:
-        from sqlalchemy import select
-
-        row: EncounterRow | None = self.session.scalar(select(EncounterRow).where(
-            EncounterRow.campaign_id == self.campaign.id, EncounterRow.active.is_(True)))
-        return row
+        return self.session.first(EncounterRow, "campaign_id = :c AND active = :yes",
+                                  {"c": self.campaign.id, "yes": True})
 
     def set_encounter(self, state: dict[str, Any] | None) -> None:
         row = self.encounter()
@@ -447,4 +412,3 @@ class Tx:
                                           version=1))
         else:
             row.state, row.version = state, row.version + 1
-        self.session.flush()

@@ -85,12 +85,12 @@ def new_cmd(
     if db is None and Path(target).exists():
         raise JdrError(f"{target} existe déjà : je n'écrase pas une campagne")
     name, system_id = check_new(nom, get_system(systeme).id)
-    from jdr.campaign.db import check_sqlite_file, engine_for
+    from jdr.campaign.db import check_sqlite_file, database_for
 
     if db is None:  # the folder (or the base), before saying « créée »
         check_sqlite_file(Path(target), must_exist=False)
     else:
-        engine_for(db, must_exist=False).dispose()
+        database_for(db, must_exist=False).dispose()
     where = target if db is None else "la base donnée"
     with _first() as shown:
         shown(lambda: _print(dumps({"campaign": name, "system": system_id, "target": target})
@@ -212,7 +212,7 @@ def restore_cmd(
 def migrate_cmd(campagne: CampOpt = None, as_json: JsonOpt = False) -> None:
     """Met le schéma de la campagne à jour (après une mise à jour de jdr)."""
     from jdr.campaign.db import (
-        engine_for,
+        database_for,
         find_target,
         head_revision,
         migrate,
@@ -224,16 +224,16 @@ def migrate_cmd(campagne: CampOpt = None, as_json: JsonOpt = False) -> None:
 
     url, _ = split_target(find_target(campagne))
     with translated_errors():
-        engine = engine_for(url, must_exist=True, integrity=not url.startswith("postgresql"))
+        base = database_for(url, must_exist=True, integrity=not url.startswith("postgresql"))
         try:
-            before = schema_revision(engine)
+            before = base.revision or schema_revision(base)
             with _first() as shown:
                 shown(lambda: _print(dumps({"from": before, "to": head_revision()}) if as_json
                                      else f"Schéma : {before} → {head_revision()}"
                                      + (" (déjà à jour)" if before == head_revision() else "")))
-                migrate(engine)
+                migrate(base)
         finally:
-            engine.dispose()
+            base.dispose()
 
 
 @campaign_app.command("personnages")

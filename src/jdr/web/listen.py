@@ -21,19 +21,11 @@ LOG = logging.getLogger("jdr.web")
 
 
 def conninfo(target: str) -> str:
-    """libpq connection string of a SQLAlchemy URL (`postgresql+psycopg://…?options=…`)."""
-    from psycopg.conninfo import make_conninfo
-    from sqlalchemy.engine import make_url
-
+    """libpq address of a campaign URL (`postgresql+psycopg://…?options=…`, `#NOM` dropped)."""
     from jdr.campaign.db import split_target
+    from jdr.campaign.sql import pg_conninfo
 
-    url = make_url(split_target(target)[0])
-    params: dict[str, str] = {k: v for k, v in url.query.items() if isinstance(v, str)}
-    for key, value in (("host", url.host), ("port", url.port), ("dbname", url.database),
-                       ("user", url.username), ("password", url.password)):
-        if value is not None:
-            params[key] = str(value)
-    return make_conninfo("", **params)
+    return pg_conninfo(split_target(target)[0])
 
 
 async def listen(hubs: Hubs) -> None:

@@ -97,12 +97,9 @@ def read_entries(campaign: Campaign, since: int, limit: int = PAGE) -> list[tupl
 
 
 def read_seq(campaign: Campaign) -> int:
-    from sqlalchemy import select
-
-    from jdr.campaign.schema import CampaignRow
-
     with campaign.reading() as tx:
-        seq = tx.session.scalar(select(CampaignRow.journal_seq).where(CampaignRow.id == campaign.id))
+        seq = tx.session.scalar("SELECT journal_seq FROM jdr_campaigns WHERE id = :id",
+                                {"id": campaign.id})
     return int(seq or 0)
 
 
@@ -116,10 +113,6 @@ class Batch:
 
 def read_batch(campaign: Campaign, since: int) -> Batch:
     """Every entry after `since`, and the members revoked since (they get nothing more)."""
-    from sqlalchemy import select
-
-    from jdr.campaign.members import MemberRow
-
     out: list[tuple[Entry, str | None]] = []
     with campaign.reading() as tx:
         while True:
@@ -128,8 +121,9 @@ def read_batch(campaign: Campaign, since: int) -> Batch:
             if len(page) < PAGE:
                 break
             since = page[-1][0].seq
-        revoked = set(tx.session.scalars(select(MemberRow.id).where(
-            MemberRow.campaign_id == campaign.id, MemberRow.revoked.is_(True))))
+        revoked = set(tx.session.scalars(
+            "SELECT id FROM jdr_members WHERE campaign_id = :c AND revoked = :yes",
+            {"c": campaign.id, "yes": True}))
     return Batch(out, revoked)
 
 

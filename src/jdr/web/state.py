@@ -1,9 +1,10 @@
 """The server's state: one database (SQLite file or PostgreSQL URL) holding many tables.
 
 A table is a campaign of `jdr.campaign`; its people are rows of `jdr_members`. `Server` opens the
-engine once (migrating the schema), authenticates tokens, creates tables and invitations, and
-after each journal commit sends `NOTIFY jdr_journal, '<table>:<seq>'` (PostgreSQL) in the same
-transaction, so that every process's live channels wake up once it is committed.
+base once (migrating the schema; then the DB-API, `jdr.campaign.sql`), authenticates tokens,
+creates tables and invitations, and after each journal commit sends `NOTIFY jdr_journal,
+'<table>:<seq>'` (PostgreSQL) in the same transaction, so that every process's live channels
+wake up once it is committed.
 """
 
 from __future__ import annotations
@@ -20,15 +21,14 @@ AUTH_SECONDS = 2.0  # how long an authenticated token is trusted without a datab
 MAX_CALLERS = 20_000
 
 if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
-
+    from jdr.campaign.sql import Session
     from jdr.campaign.store import Campaign
     from jdr.web.live import Hubs
 
 
 
 class Server:
-    """Everything the routes share: the engine, the tables met so far, the live hubs."""
+    """Everything the routes share: the base, the tables met so far, the live hubs."""
 
     def __init__(self, db: str, admin_token: str | None, loopback: bool) -> None:
         from jdr.campaign.db import is_url, open_for_server, translated_errors
@@ -37,7 +37,7 @@ class Server:
         self.admin_token = admin_token
         self.loopback = loopback
         with translated_errors():
-            self.engine, self._lock = open_for_server(db)
+            self.db, self._lock = open_for_server(db)
         self.postgres = is_url(db) and db.startswith("postgresql")
         self._campaigns: dict[int, Campaign] = {}
         self._callers: dict[str, tuple[float, Caller]] = {}  # token hash -> (expiry, caller)
@@ -50,20 +50,20 @@ class Server:
     @contextmanager
     def session(self) -> Iterator[Session]:
         """One short transaction outside any campaign lock (members, table list)."""
-        from sqlalchemy.orm import Session
-
         from jdr.campaign.db import translated_errors
+        from jdr.campaign.sql import Session
 
-        with translated_errors(), Session(self.engine, expire_on_commit=False) as session, \
-                session.begin():
+        with translated_errors(), self.db.begin() as conn:
+            session = Session(conn)
             yield session
+            session.flush()
 
     def campaign(self, table_id: int, session: Session | None = None) -> Campaign:
         """The campaign of a table (404 when there is none)."""
         found = self._campaigns.get(table_id)
         if found is not None:
             return found
-        from jdr.campaign.schema import CampaignRow
+        from jdr.campaign.rows import CampaignRow
         from jdr.campaign.store import Campaign
 
         if session is None:
@@ -75,12 +75,12 @@ class Server:
             data = (row.name, row.system) if row is not None else None
         if data is None:
             raise ApiError(404, "table introuvable")
-        campaign = Campaign(self.engine, table_id, data[0], data[1], self.target)
+        campaign = Campaign(self.db, table_id, data[0], data[1], self.target)
         self._campaigns[table_id] = campaign
         return campaign
 
     def dispose(self) -> None:
-        self.engine.dispose()
+        self.db.dispose()
         if self._lock is not None:  # the server's lock on its SQLite file
             import os
 
@@ -91,9 +91,7 @@ class Server:
 
     def authenticate(self, token: str | None, table_id: int) -> Caller:
         """The member behind a token, for this table; 401 or 404 otherwise."""
-        from sqlalchemy import select
-
-        from jdr.campaign.members import MemberRow
+        from jdr.campaign.rows import MemberRow
 
         if not token:
             raise ApiError(401, "jeton manquant : en-tête « Authorization: Bearer JETON »")
@@ -106,7 +104,7 @@ class Server:
                 raise ApiError(404, "table introuvable")
             return known[1]
         with self.session() as session:
-            row = session.scalar(select(MemberRow).where(MemberRow.token_hash == digest))
+            row = session.first(MemberRow, "token_hash = :h", {"h": digest})
             if row is None or row.revoked:
                 raise ApiError(401, "jeton inconnu ou révoqué")
             if row.campaign_id != table_id:
@@ -150,36 +148,30 @@ class Server:
         return self._add_member(caller.campaign.id, role, check_name(name, "nom de membre"))
 
     def _add_member(self, campaign_id: int, role: str, name: str) -> tuple[str, dict[str, Any]]:
-        from sqlalchemy import select
-
-        from jdr.campaign.members import MemberRow
+        from jdr.campaign.rows import MemberRow
         from jdr.names import normalize
 
         token, digest = new_token()
         with self.session() as session:
-            others = session.scalars(select(MemberRow).where(
-                MemberRow.campaign_id == campaign_id, MemberRow.revoked.is_(False)))
+            others = session.rows(MemberRow, "campaign_id = :c AND revoked = :no",
+                                  {"c": campaign_id, "no": False})
             if any(normalize(o.name) == normalize(name) for o in others):
                 raise ApiError(409, f"un membre de cette table s'appelle déjà « {name} »")
             row = MemberRow(campaign_id=campaign_id, name=name, role=role, token_hash=digest,
                             created_at=now(), revoked=False)
             session.add(row)
-            session.flush()
             return token, member_json(row)
 
     def renew_mj_link(self, table_id: int, member_id: int | None = None) -> tuple[str, dict[str, Any]]:
         """A new token for the table's MJ (the member `member_id`, or the first MJ): the old one
         stops opening the table at once; the member, its name and its journal stay the same."""
-        from sqlalchemy import select
-
-        from jdr.campaign.members import MemberRow
+        from jdr.campaign.rows import MemberRow
 
         token, digest = new_token()
         with self.session() as session:
             if member_id is None:
-                row = session.scalar(select(MemberRow).where(
-                    MemberRow.campaign_id == table_id, MemberRow.role == MJ,
-                    MemberRow.revoked.is_(False)).order_by(MemberRow.id))
+                row = session.first(MemberRow, "campaign_id = :c AND role = :role AND revoked = :no",
+                                    {"c": table_id, "role": MJ, "no": False}, "ORDER BY id LIMIT 1")
             else:
                 row = session.get(MemberRow, member_id)
             if row is None or row.campaign_id != table_id or row.role != MJ or row.revoked:
@@ -190,34 +182,29 @@ class Server:
         return token, out
 
     def members(self, caller: Caller) -> list[dict[str, Any]]:
-        from sqlalchemy import select
-
-        from jdr.campaign.members import MemberRow
+        from jdr.campaign.rows import MemberRow
 
         caller.require_mj()
         with self.session() as session:
-            rows = session.scalars(select(MemberRow).where(
-                MemberRow.campaign_id == caller.campaign.id).order_by(MemberRow.id))
+            rows = session.rows(MemberRow, "campaign_id = :c", {"c": caller.campaign.id},
+                                "ORDER BY id")
             return [member_json(r) for r in rows]
 
     def player_exists(self, campaign_id: int, name: str) -> str:
         """The exact name of an active joueur of the table (422 when there is none)."""
-        from sqlalchemy import select
-
-        from jdr.campaign.members import MemberRow
+        from jdr.campaign.rows import MemberRow
         from jdr.names import normalize
 
         with self.session() as session:
-            rows = session.scalars(select(MemberRow).where(
-                MemberRow.campaign_id == campaign_id, MemberRow.revoked.is_(False),
-                MemberRow.role == JOUEUR))
+            rows = session.rows(MemberRow, "campaign_id = :c AND revoked = :no AND role = :role",
+                                {"c": campaign_id, "no": False, "role": JOUEUR})
             for row in rows:
                 if normalize(row.name) == normalize(name):
                     return row.name
         raise ApiError(422, f"aucun joueur « {name[:60]} » à cette table (invitez-le d'abord)")
 
     def revoke(self, caller: Caller, member_id: int) -> dict[str, Any]:
-        from jdr.campaign.members import MemberRow
+        from jdr.campaign.rows import MemberRow
 
         caller.require_mj()
         with self.session() as session:

@@ -96,15 +96,13 @@ def parse(text: str, names: list[str]) -> Parsed:
 
 def _recipients(server: Server, caller: Caller) -> dict[str, tuple[str, str]]:
     """Normalised name → (member name, role), characters' names mapping to their player."""
-    from sqlalchemy import select
-
-    from jdr.campaign.members import MemberRow
+    from jdr.campaign.rows import MemberRow
     from jdr.names import normalize
 
     out: dict[str, tuple[str, str]] = {normalize(MJ): (MJ.upper(), MJ)}
     with server.session() as session:
-        for row in session.scalars(select(MemberRow).where(
-                MemberRow.campaign_id == caller.campaign.id, MemberRow.revoked.is_(False))):
+        for row in session.rows(MemberRow, "campaign_id = :c AND revoked = :no",
+                                {"c": caller.campaign.id, "no": False}):
             out[normalize(row.name)] = (row.name, row.role)
     with caller.campaign.reading() as tx:
         for info in tx.characters():
@@ -266,16 +264,13 @@ def run_request(server: Server, caller: Caller, body: RollRequest) -> dict[str, 
 
 def pending(caller: Caller) -> list[dict[str, Any]]:
     """The requests not yet rolled that the caller may roll (its characters'; all for the MJ)."""
-    from sqlalchemy import select
-
-    from jdr.campaign.schema import JournalRow
+    from jdr.campaign.rows import JournalRow
 
     out = []
     with caller.campaign.reading() as tx:
         players = {i.name: i.player for i in tx.characters()}
-        rows = tx.session.scalars(select(JournalRow).where(
-            JournalRow.campaign_id == caller.campaign.id, JournalRow.action == "demande")
-            .order_by(JournalRow.seq.desc()).limit(SCAN))
+        rows = tx.session.rows(JournalRow, "campaign_id = :c AND action = 'demande'",
+                               {"c": caller.campaign.id}, f"ORDER BY seq DESC LIMIT {int(SCAN)}")
         for row in rows:
             params = dict(row.params)
             if params.get("reponse") or row.undone_by is not None:

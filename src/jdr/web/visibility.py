@@ -41,7 +41,7 @@ router = APIRouter(prefix="/api/tables/{id}", tags=["combat"])
 
 def settings_of(tx: Any) -> dict[str, str]:
     """The modes of the table (`pnj`, `pj`), defaults filled in."""
-    from jdr.campaign.schema import CampaignRow
+    from jdr.campaign.rows import CampaignRow
 
     row = tx.session.get(CampaignRow, tx.campaign.id)
     chosen = (row.settings or {}).get("sante", {}) if row is not None else {}
@@ -54,7 +54,7 @@ def table_settings(caller: Caller) -> dict[str, str]:
 
 
 def set_settings(caller: Caller, pnj: str | None, pj: str | None) -> dict[str, str]:
-    from jdr.campaign.schema import CampaignRow
+    from jdr.campaign.rows import CampaignRow
     from jdr.web.errors import ApiError
 
     caller.require_mj()
@@ -137,15 +137,13 @@ def known(caller: Caller, tx: Any) -> Known:
 
 def _unseen(caller: Caller, tx: Any) -> list[Any]:
     """The entries (not undone) this member may not see, in order: only non-public ones."""
-    from sqlalchemy import select
-
-    from jdr.campaign.schema import JournalRow
+    from jdr.campaign.rows import JournalRow
     from jdr.campaign.store import _entry
     from jdr.web.live import owners
 
-    rows = tx.session.scalars(select(JournalRow).where(
-        JournalRow.campaign_id == tx.campaign.id, JournalRow.visibility != "public",
-        JournalRow.undone_by.is_(None), JournalRow.undoes.is_(None)).order_by(JournalRow.seq))
+    rows = tx.session.rows(JournalRow, "campaign_id = :c AND visibility <> 'public' AND "
+                           "undone_by IS NULL AND undoes IS NULL", {"c": tx.campaign.id},
+                           "ORDER BY seq")
     entries = [_entry(r) for r in rows]
     return [e for e, owner in owners(tx, entries) if not caller.may_see(e.visibility, owner)]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-# The table class lives in `jdr.campaign.members`; importing it here registers it on
+# The table class lives in `jdr.campaign.schema`; importing it here registers it on
 # `schema.Base.metadata` wherever the migrations run (the schema-vs-models test compares them).
-import jdr.campaign.members  # noqa: F401
+import jdr.campaign.schema  # noqa: F401
 
 revision = "0002"
 down_revision = "0001"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-import jdr.campaign.seance  # noqa: F401  (registers the table on the metadata)
+import jdr.campaign.schema  # noqa: F401  (registers the table on the metadata)
 
 revision = "0003"
 down_revision = "0002"
