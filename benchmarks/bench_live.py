@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import secrets
 import socket
 import statistics
@@ -86,6 +87,22 @@ def rss_of(pid: int) -> float:
 
 
 PIDS: dict[str, int] = {}  # server url -> pid
+# The server's caps (`jdr.web.limits`) lifted: every client of the bench comes from 127.0.0.1, and
+# one token posts every roll.
+LIFTED = {"JDR_CONNEXIONS_MAX": "100000", "JDR_CONNEXIONS_PAR_ADRESSE": "100000",
+          "JDR_ACTIONS_RAFALE": "100000", "JDR_ACTIONS_PAR_SECONDE": "10000"}
+
+
+def server_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
+    env.update(LIFTED)
+    return env
+
+
+def goal(label: str, figure: str, met: bool | None) -> None:
+    """One goal of issue 18, in the form `run_all.py` collects: `objectif — LABEL : FIGURE : VERDICT`."""
+    verdict = "non mesuré" if met is None else "atteint" if met else "non atteint"
+    print(f"objectif — {label} : {figure} : {verdict}", flush=True)
 
 
 def free_port() -> int:
@@ -98,9 +115,9 @@ def free_port() -> int:
 @contextmanager
 def server(db: str) -> Iterator[str]:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
     process = subprocess.Popen([sys.executable, "-m", "jdr.web.serve", "--db", db, "--port", str(port)],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               env=server_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True)
     url = f"http://127.0.0.1:{port}"
     PIDS[url] = process.pid
     try:
@@ -139,12 +156,23 @@ def pg_schema() -> Iterator[str]:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
+SEQ = re.compile(r'"seq": ?(\d+)')
+
+
+def seq_of(message: str | bytes) -> int:
+    """The entry's number, read from the frame's head (a JSON parse of every frame by a thousand
+    clients in one process would weigh on the latency measured, not on the server)."""
+    text = message if isinstance(message, str) else message.decode()
+    match = SEQ.search(text, 0, 200)
+    return int(match.group(1)) if match else int(json.loads(text)["seq"])
+
+
 async def listen(client: Client, table: int, ready: asyncio.Event) -> None:
     url = f"{client.base}/api/tables/{table}/direct?token={client.token}&depuis=0"
     async with connect(url, max_queue=None) as ws:
         async for message in ws:
             now = time.perf_counter()
-            seq = json.loads(message)["seq"]
+            seq = seq_of(message)
             if seq in client.times:
                 client.duplicates += 1
             client.times[seq] = now
@@ -158,11 +186,15 @@ async def people(http: httpx.AsyncClient, count: int, bases: list[str]) -> tuple
     r = await http.post("/api/tables", json={"nom": "Banc", "systeme": "cydonia"})
     table, mj = r.json()["id"], r.json()["jeton"]
     clients = [Client(mj, True, bases[0])]
-    for i in range(1, count):
+
+    async def invite(i: int) -> Client:
         role = "joueur" if i % 4 else "spectateur"
         r = await http.post(f"/api/tables/{table}/invitations", json={"role": role, "nom": f"P{i}"},
                             headers={"Authorization": f"Bearer {mj}"})
-        clients.append(Client(r.json()["jeton"], False, bases[i % len(bases)]))
+        return Client(r.json()["jeton"], False, bases[i % len(bases)])
+
+    for start in range(1, count, 8):  # eight at a time
+        clients += await asyncio.gather(*(invite(i) for i in range(start, min(start + 8, count))))
     return table, mj, clients
 
 
@@ -295,38 +327,66 @@ def table(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def clients_label(count: int) -> str:
+    return f"{count:,}".replace(",", "\u202f")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Charge du canal direct de la table en ligne.")
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--rolls", type=int, default=60)
     parser.add_argument("--rate", type=float, default=20.0, help="jets par seconde")
+    parser.add_argument("--scenarios", default="sqlite,pg,pg2",
+                        help="parmi sqlite, pg (un processus), pg2 (deux processus)")
     args = parser.parse_args()
+    wanted = set(args.scenarios.split(","))
+    unknown = wanted - {"sqlite", "pg", "pg2"}
+    if unknown:
+        parser.error(f"--scenarios : « {', '.join(sorted(unknown))} » inconnu (sqlite, pg, pg2)")
     started = time.monotonic()
-    results = [scenario("SQLite", 1, args),
-               Result("SQLite", 2, note=SQLITE_TWO),
-               scenario("PostgreSQL", 1, args),
-               scenario("PostgreSQL", 2, args)]
+    results = []
+    if "sqlite" in wanted:
+        results += [scenario("SQLite", 1, args), Result("SQLite", 2, note=SQLITE_TWO)]
+    if "pg" in wanted:
+        results.append(scenario("PostgreSQL", 1, args))
+    if "pg2" in wanted:
+        results.append(scenario("PostgreSQL", 2, args))
     print(table(results))
     base = results[0]
     if not base.note and base.frames:
         cpu, deliveries = asyncio.run(bare_run(base.clients, base.frames, args.rate))
         bare_us = cpu / max(deliveries, 1) * 1e6
-        print(f"CPU par livraison : jdr (SQLite) {base.cpu_us:.1f} µs en tout, dont "
+        print(f"CPU par livraison : jdr ({base.label}) {base.cpu_us:.1f} µs en tout, dont "
               f"{base.deliver_us:.1f} µs pour l'envoi (le coût des jets postés sans personne à "
               f"l'écoute retiré) ; diffuseur asyncio nu {bare_us:.1f} µs (mêmes trames, "
               f"{deliveries} livraisons) ; rapports {base.cpu_us / max(bare_us, 1e-9):.2f} en tout, "
               f"{base.deliver_us / max(bare_us, 1e-9):.2f} pour l'envoi (objectif ≤ 1,5)")
+        ratio = base.deliver_us / max(bare_us, 1e-9)
+        goal("direct : CPU du serveur par livraison ≤ 1,5 × un diffuseur asyncio nu",
+             f"{ratio:.2f} × pour l'envoi, {base.cpu_us / max(bare_us, 1e-9):.2f} × avec les jets "
+             f"({base.label}, {clients_label(base.clients)} clients)", ratio <= 1.5)
+    else:
+        goal("direct : CPU du serveur par livraison ≤ 1,5 × un diffuseur asyncio nu",
+             base.note or "aucune trame reçue", None)
+    for r in results:
+        if r.note == SQLITE_TWO:
+            continue
+        who = f"{clients_label(args.clients)} clients sur une table, {r.label}" + (
+            f", {r.processes} processus" if r.processes > 1 else "")
+        if r.note:
+            goal(f"direct : {who}, p99 < 50 ms, 0 perdue", r.note, None)
+            continue
+        goal(f"direct : {who}, p99 < 50 ms, 0 perdue",
+             f"p99 {r.p99:.0f} ms (p50 {r.p50:.0f}), {r.lost} perdue(s), {r.leaks} fuite(s)",
+             r.p99 < 50 and r.lost == 0 and r.leaks == 0)
+        goal(f"mémoire : ≤ 250 Mio par processus, {who}", f"{r.rss_mib:.0f} Mio",
+             r.rss_mib <= 250)
     measured = [r for r in results if not r.note]
     failed = [r for r in results if r.note.startswith("échec")]
     clean = all(r.lost == 0 and r.leaks == 0 for r in measured)
     good = clean and not failed
-    fast = all(r.p99 < 50 for r in measured)
-    light = all(r.rss_mib <= 250 for r in measured)
     faults = "aucune" if good else "PRÉSENTES" if not clean else "aucune mesurée, un scénario en échec"
-    print(f"objectif p99 < 50 ms : {'atteint' if fast else 'NON atteint'} ; "
-          f"mémoire ≤ 250 Mio par processus : {'oui' if light else 'NON'} ; "
-          f"perdues et fuites : {faults} ; "
-          f"durée {time.monotonic() - started:.0f} s")
+    print(f"perdues et fuites : {faults} ; durée {time.monotonic() - started:.0f} s")
     return 0 if good else 1
 
 
