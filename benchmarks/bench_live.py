@@ -100,9 +100,9 @@ def server_env() -> dict[str, str]:
 
 
 def goal(label: str, figure: str, met: bool | None) -> None:
-    """One goal of issue 18, in the form `run_all.py` collects: `objectif — LABEL : FIGURE : VERDICT`."""
+    """One goal of issue 18, in the form `run_all.py` collects: `objectif | LABEL | FIGURE | VERDICT`."""
     verdict = "non mesuré" if met is None else "atteint" if met else "non atteint"
-    print(f"objectif — {label} : {figure} : {verdict}", flush=True)
+    print(f"objectif | {label} | {figure} | {verdict}", flush=True)
 
 
 def free_port() -> int:
