@@ -39,7 +39,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 PG = os.environ.get("JDR_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-SCENARIO_SECONDS = 60
+SCENARIO_SECONDS = 150
 SQLITE_TWO = "non pris en charge : un seul processus sur SQLite (limite documentée)"
 
 
@@ -93,10 +93,24 @@ LIFTED = {"JDR_CONNEXIONS_MAX": "100000", "JDR_CONNEXIONS_PAR_ADRESSE": "100000"
           "JDR_ACTIONS_RAFALE": "100000", "JDR_ACTIONS_PAR_SECONDE": "10000"}
 
 
+SOURCE: dict[str, str] = {}  # PYTHONPATH of the servers: the code of `--before`, for a scenario
+PROFILE = os.environ.get("JDR_BENCH_PROFILE")  # a folder: each server runs under cProfile there
+
+
 def server_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
     env.update(LIFTED)
+    env.update(SOURCE)
     return env
+
+
+def fr(value: float, digits: int = 2) -> str:
+    """A number as written in French (decimal comma)."""
+    return f"{value:.{digits}f}".replace(".", ",")
+
+
+def lost_text(count: int, word: str = "perdue") -> str:
+    return f"{count} {word}{'s' if count > 1 else ''}"
 
 
 def goal(label: str, figure: str, met: bool | None) -> None:
@@ -115,8 +129,10 @@ def free_port() -> int:
 @contextmanager
 def server(db: str) -> Iterator[str]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "jdr.web.serve", "--db", db, "--port", str(port)],
-                               env=server_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    profile = ["-m", "cProfile", "-o", os.path.join(PROFILE, f"serveur-{port}.prof")] if PROFILE else []
+    process = subprocess.Popen([sys.executable, *profile, "-m", "jdr.web.serve", "--db", db,
+                                "--port", str(port)], env=server_env(), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE,
                                text=True)
     url = f"http://127.0.0.1:{port}"
     PIDS[url] = process.pid
@@ -268,7 +284,7 @@ async def run(bases: list[str], result: Result, rolls: int, rate: float) -> None
 def scenario(label: str, processes: int, args: argparse.Namespace) -> Result:
     result = Result(label, processes, args.clients)
     with ExitStack() as stack:
-        if label == "SQLite":
+        if label.startswith("SQLite"):
             folder = stack.enter_context(tempfile.TemporaryDirectory())
             db = os.path.join(folder, "banc.jdr")
         else:
@@ -327,6 +343,21 @@ def table(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def measure_before(args: argparse.Namespace) -> Result:
+    """The SQLite scenario with the code of revision `args.before` (`git archive`), the same run."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(["git", "archive", args.before, "src"], cwd=here, capture_output=True)
+        if archive.returncode != 0:
+            return Result(f"SQLite ({args.before})", 1, note="révision introuvable")
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        SOURCE["PYTHONPATH"] = os.path.join(folder, "src")
+        try:
+            return scenario(f"SQLite ({args.before})", 1, args)
+        finally:
+            SOURCE.clear()
+
+
 def clients_label(count: int) -> str:
     return f"{count:,}".replace(",", "\u202f")
 
@@ -338,6 +369,9 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=20.0, help="jets par seconde")
     parser.add_argument("--scenarios", default="sqlite,pg,pg2",
                         help="parmi sqlite, pg (un processus), pg2 (deux processus)")
+    parser.add_argument("--before", metavar="RÉVISION",
+                        help="mesure aussi le code de cette révision git (ex. main) sur SQLite, "
+                             "dans le même passage, pour un avant / après")
     args = parser.parse_args()
     wanted = set(args.scenarios.split(","))
     unknown = wanted - {"sqlite", "pg", "pg2"}
@@ -351,11 +385,17 @@ def main() -> int:
         results.append(scenario("PostgreSQL", 1, args))
     if "pg2" in wanted:
         results.append(scenario("PostgreSQL", 2, args))
-    print(table(results))
+    before = measure_before(args) if args.before else None
+    print(table(results + ([before] if before else [])))
     base = results[0]
     if not base.note and base.frames:
         cpu, deliveries = asyncio.run(bare_run(base.clients, base.frames, args.rate))
         bare_us = cpu / max(deliveries, 1) * 1e6
+        if before is not None and not before.note:
+            print(f"avant ({args.before}) : {fr(before.deliver_us / max(bare_us, 1e-9))} × pour l'envoi, "
+                  f"{fr(before.cpu_us / max(bare_us, 1e-9))} × avec les jets ; après : "
+                  f"{fr(base.deliver_us / max(bare_us, 1e-9))} × et {fr(base.cpu_us / max(bare_us, 1e-9))} ×"
+                  " (même passage, même diffuseur nu)")
         print(f"CPU par livraison : jdr ({base.label}) {base.cpu_us:.1f} µs en tout, dont "
               f"{base.deliver_us:.1f} µs pour l'envoi (le coût des jets postés sans personne à "
               f"l'écoute retiré) ; diffuseur asyncio nu {bare_us:.1f} µs (mêmes trames, "
@@ -363,7 +403,7 @@ def main() -> int:
               f"{base.deliver_us / max(bare_us, 1e-9):.2f} pour l'envoi (objectif ≤ 1,5)")
         ratio = base.deliver_us / max(bare_us, 1e-9)
         goal("direct : CPU du serveur par livraison ≤ 1,5 × un diffuseur asyncio nu",
-             f"{ratio:.2f} × pour l'envoi, {base.cpu_us / max(bare_us, 1e-9):.2f} × avec les jets "
+             f"{fr(ratio)} × pour l'envoi, {fr(base.cpu_us / max(bare_us, 1e-9))} × avec les jets "
              f"({base.label}, {clients_label(base.clients)} clients)", ratio <= 1.5)
     else:
         goal("direct : CPU du serveur par livraison ≤ 1,5 × un diffuseur asyncio nu",
@@ -377,7 +417,7 @@ def main() -> int:
             goal(f"direct : {who}, p99 < 50 ms, 0 perdue", r.note, None)
             continue
         goal(f"direct : {who}, p99 < 50 ms, 0 perdue",
-             f"p99 {r.p99:.0f} ms (p50 {r.p50:.0f}), {r.lost} perdue(s), {r.leaks} fuite(s)",
+             f"p99 {r.p99:.0f} ms (p50 {r.p50:.0f}), {lost_text(r.lost)}, {lost_text(r.leaks, 'fuite')}",
              r.p99 < 50 and r.lost == 0 and r.leaks == 0)
         goal(f"mémoire : ≤ 250 Mio par processus, {who}", f"{r.rss_mib:.0f} Mio",
              r.rss_mib <= 250)

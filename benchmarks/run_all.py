@@ -18,9 +18,11 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -172,29 +174,23 @@ def run(bench: Bench, quick: bool) -> tuple[list[Goal], str]:
     end = ""
     process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, start_new_session=True)
-    deadline = time.monotonic() + bench.seconds
     assert process.stdout is not None
-    os.set_blocking(process.stdout.fileno(), False)
-    pending = ""
-    while True:
-        chunk = process.stdout.read()
-        if chunk:
-            pending += chunk
-            *done, pending = pending.split("\n")
-            for line in done:
-                print(line, flush=True)
-                lines.append(line)
-        if process.poll() is not None and not chunk:
-            break
-        if time.monotonic() > deadline:
-            os.killpg(process.pid, 9)
-            process.wait()
-            end = f"arrêté au bout de {bench.seconds:.0f} s"
-            break
-        time.sleep(0.1)
-    if pending:
-        print(pending)
-        lines.append(pending)
+    stream = process.stdout
+
+    def read() -> None:
+        for line in stream:
+            print(line, end="", flush=True)
+            lines.append(line.rstrip("\n"))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        process.wait(timeout=bench.seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        end = f"arrêté au bout de {bench.seconds:.0f} s"
+    reader.join(timeout=5)
     if not end and process.returncode != 0:
         end = f"code de sortie {process.returncode}"
     out = "\n".join(lines)

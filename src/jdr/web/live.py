@@ -136,12 +136,40 @@ def read_batch(campaign: Campaign, since: int) -> Batch:
 # ------------------------------------------------------------------ hubs
 
 
+Direct = Callable[[bytes], bool]  # writes a ready-made frame at once, or says it cannot
+DIRECT = "jdr.direct"  # the scope's extension holding it (`jdr.web.protocols.GuardedWebSocket`)
+
+
+def wire(text: str) -> bytes:
+    """The WebSocket frame (text, final, unmasked as the server sends it, no extension) of
+    `text`: the same bytes for every connection, built once per entry and visibility."""
+    from websockets.frames import Frame, Opcode
+
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+
+
 @dataclass(eq=False)
 class Subscriber:
+    """One connected member. While its sender is idle (`live`: the backlog sent, nothing queued
+    nor in flight), the hub writes each frame straight to its connection (`direct`); else the
+    frame is queued and its sender (`_send`) sends it in order."""
+
     caller: Caller
     frame: Frame = json_frame
     queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     closing: tuple[int, str] | None = None
+    direct: Direct | None = None
+    live: bool = False
+    sent: int = 0  # the last seq handed to the connection
+
+    def offer(self, seq: int, text: str, frame: bytes) -> None:
+        """Hand an entry over: written at once when possible, else queued."""
+        if seq <= self.sent:
+            return
+        if self.live and self.closing is None and self.direct is not None and self.direct(frame):
+            self.sent = seq
+            return
+        self.push(seq, text)
 
     def push(self, seq: int, text: str) -> None:
         if self.closing is not None:
@@ -149,11 +177,13 @@ class Subscriber:
         if self.queue.qsize() >= MAX_QUEUE:
             self.close(1013, "trop de retard : reconnectez-vous avec depuis")
             return
+        self.live = False
         self.queue.put_nowait((seq, text))
 
     def close(self, code: int, reason: str) -> None:
         if self.closing is None:
             self.closing = (code, reason)
+            self.live = False
             self.queue.put_nowait(None)
 
 
@@ -213,7 +243,7 @@ class Hub:
             # Each frame (JSON for the API, rendered HTML for the pages) is made once per entry,
             # whatever the number of members who may see it, then only handed out; only a fight
             # a member sees otherwise (`live_texts`) gets its own.
-            frames: dict[Frame, str] = {}
+            frames: dict[Frame, tuple[str, bytes]] = {}
             for sub in self.subs:
                 caller = sub.caller
                 sight = caller.sight(entry.visibility, owner, target_of(entry))
@@ -222,14 +252,16 @@ class Hub:
                     if special is not None:  # a fight this member sees otherwise (not shared)
                         text = special if sub.frame is json_frame else sub.frame(
                             json.loads(special), caller)
-                    else:
-                        shared = frames.get(sub.frame)
-                        if shared is None:
-                            shared = frames[sub.frame] = sub.frame(entry.to_json(), caller)
-                        text = shared
-                    sub.push(entry.seq, text)
+                        sub.offer(entry.seq, text, wire(text))
+                        continue
+                    shared = frames.get(sub.frame)
+                    if shared is None:
+                        text = sub.frame(entry.to_json(), caller)
+                        shared = frames[sub.frame] = (text, wire(text))
+                    sub.offer(entry.seq, *shared)
                 elif sight is not None:  # a blind roll's roller: that it rolled, nothing more
-                    sub.push(entry.seq, sub.frame(masked(entry), caller))
+                    text = sub.frame(masked(entry), caller)
+                    sub.offer(entry.seq, text, wire(text))
 
 
 class Hubs:
@@ -260,13 +292,14 @@ class Hubs:
             if sub.caller.member_id == member_id:
                 sub.close(4401, "jeton révoqué")
 
-    async def subscribe(self, caller: Caller, frame: Frame = json_frame) -> tuple[Hub, Subscriber]:
+    async def subscribe(self, caller: Caller, frame: Frame = json_frame, direct: Direct | None = None
+                        ) -> tuple[Hub, Subscriber]:
         self._start()
         table_id = caller.campaign.id
         hub = self.hubs.get(table_id)
         if hub is None:
             hub = self.hubs[table_id] = Hub(caller.campaign)
-        sub = Subscriber(caller, frame)
+        sub = Subscriber(caller, frame, direct=direct)
         hub.subs.add(sub)
         try:
             await asyncio.wait_for(hub.ready.wait(), timeout=30)
@@ -324,7 +357,8 @@ async def serve_channel(websocket: WebSocket, token_of: TokenOf, frame: Frame = 
     await websocket.accept()
     try:
         caller, since = await _open(server, websocket, token_of)
-        hub, sub = await server.hubs.subscribe(caller, frame)
+        writer = (websocket.scope.get("extensions") or {}).get(DIRECT)
+        hub, sub = await server.hubs.subscribe(caller, frame, writer["write"] if writer else None)
     except ApiError as exc:
         await _refuse(websocket, exc)
         return
@@ -418,7 +452,10 @@ async def _drain(websocket: WebSocket) -> None:
 
 
 async def _send(websocket: WebSocket, sub: Subscriber, sent: int) -> None:
+    sub.sent = max(sub.sent, sent)
     while True:
+        if sub.queue.empty() and sub.closing is None:
+            sub.live = True  # idle: the hub may write to the connection itself
         item = await sub.queue.get()
         if item is None:
             code, reason = sub.closing or (1000, "")
@@ -426,7 +463,8 @@ async def _send(websocket: WebSocket, sub: Subscriber, sent: int) -> None:
             await websocket.close(code=code, reason=reason)
             return
         seq, text = item
-        if seq <= sent:
+        if seq <= sub.sent:
             continue
+        sub.live = False  # in flight: what comes meanwhile is queued behind it
         await websocket.send_text(text)
-        sent = seq
+        sub.sent = seq
