@@ -97,6 +97,21 @@ SOURCE: dict[str, str] = {}  # PYTHONPATH of the servers: the code of `--before`
 PROFILE = os.environ.get("JDR_BENCH_PROFILE")  # a folder: each server runs under cProfile there
 
 
+# The server under cProfile (its event loop's thread), the profile written when it is stopped.
+PROFILED = """import cProfile, signal, sys
+profile = cProfile.Profile()
+def stop(*_):
+    profile.disable()
+    profile.dump_stats(sys.argv[1])
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+profile.enable()
+from jdr.web.serve import main
+main(sys.argv[2:])
+stop()
+"""
+
+
 def server_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
     env.update(LIFTED)
@@ -129,8 +144,9 @@ def free_port() -> int:
 @contextmanager
 def server(db: str) -> Iterator[str]:
     port = free_port()
-    profile = ["-m", "cProfile", "-o", os.path.join(PROFILE, f"serveur-{port}.prof")] if PROFILE else []
-    process = subprocess.Popen([sys.executable, *profile, "-m", "jdr.web.serve", "--db", db,
+    start = ["-c", PROFILED, os.path.join(PROFILE, f"serveur-{port}.prof")] if PROFILE else [
+        "-m", "jdr.web.serve"]
+    process = subprocess.Popen([sys.executable, *start, "--db", db,
                                 "--port", str(port)], env=server_env(), stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE,
                                text=True)
@@ -347,7 +363,8 @@ def measure_before(args: argparse.Namespace) -> Result:
     """The SQLite scenario with the code of revision `args.before` (`git archive`), the same run."""
     here = os.path.dirname(os.path.abspath(__file__))
     with tempfile.TemporaryDirectory() as folder:
-        archive = subprocess.run(["git", "archive", args.before, "src"], cwd=here, capture_output=True)
+        archive = subprocess.run(["git", "archive", args.before, "src"], cwd=os.path.dirname(here),
+                                 capture_output=True)
         if archive.returncode != 0:
             return Result(f"SQLite ({args.before})", 1, note="révision introuvable")
         subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)

@@ -161,6 +161,10 @@ class Subscriber:
     direct: Direct | None = None
     live: bool = False
     sent: int = 0  # the last seq handed to the connection
+    key: tuple[str, str] = ("", "")  # `caller_key`: what decides what it sees
+
+    def __post_init__(self) -> None:
+        self.key = caller_key(self.caller)
 
     def offer(self, seq: int, text: str, frame: bytes) -> None:
         """Hand an entry over: written at once when possible, else queued."""
@@ -244,24 +248,30 @@ class Hub:
             # whatever the number of members who may see it, then only handed out; only a fight
             # a member sees otherwise (`live_texts`) gets its own.
             frames: dict[Frame, tuple[str, bytes]] = {}
+            seq, visibility, target = entry.seq, entry.visibility, target_of(entry)
+            sights: dict[tuple[str, str], str | None] = {}  # by role and name: the same for all
             for sub in self.subs:
-                caller = sub.caller
-                sight = caller.sight(entry.visibility, owner, target_of(entry))
+                if visibility == "public":
+                    sight: str | None = FULL
+                elif sub.key in sights:
+                    sight = sights[sub.key]
+                else:
+                    sight = sights[sub.key] = sub.caller.sight(visibility, owner, target)
                 if sight == FULL:
-                    special = batch.filtered.get((*caller_key(caller), entry.seq))
+                    special = batch.filtered.get((*sub.key, seq)) if batch.filtered else None
                     if special is not None:  # a fight this member sees otherwise (not shared)
                         text = special if sub.frame is json_frame else sub.frame(
-                            json.loads(special), caller)
-                        sub.offer(entry.seq, text, wire(text))
+                            json.loads(special), sub.caller)
+                        sub.offer(seq, text, wire(text))
                         continue
                     shared = frames.get(sub.frame)
                     if shared is None:
-                        text = sub.frame(entry.to_json(), caller)
+                        text = sub.frame(entry.to_json(), sub.caller)
                         shared = frames[sub.frame] = (text, wire(text))
-                    sub.offer(entry.seq, *shared)
+                    sub.offer(seq, *shared)
                 elif sight is not None:  # a blind roll's roller: that it rolled, nothing more
-                    text = sub.frame(masked(entry), caller)
-                    sub.offer(entry.seq, text, wire(text))
+                    text = sub.frame(masked(entry), sub.caller)
+                    sub.offer(seq, text, wire(text))
 
 
 class Hubs:
