@@ -39,7 +39,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 PG = os.environ.get("JDR_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-SCENARIO_SECONDS = 150
+SCENARIO_SECONDS = 240
 SQLITE_TWO = "non pris en charge : un seul processus sur SQLite (limite documentée)"
 
 
