@@ -3,7 +3,11 @@
 One `Hub` per table and per process holds the connected members. After a journal commit the hub
 is woken (locally at once; by PostgreSQL `LISTEN jdr_journal` from any process; by a safety poll
 every few seconds otherwise), reads the new entries from the database ONCE, and hands each one to
-the members who may see it. The payload of a notification is only `<table>:<seq>`: an entry's
+the members who may see it: serialised once per visibility (and per channel: JSON for the API,
+HTML for the pages), made into one WebSocket frame, whose very bytes are written to each idle
+member's connection at once (`GuardedWebSocket.write_frame`, under uvicorn); a member still
+reading its backlog, or whose connection is slow, gets it queued and sent in order by its own
+sender. The payload of a notification is only `<table>:<seq>`: an entry's
 content never leaves the database except towards a member allowed to see it.
 
 No gap, no duplicate: a member is registered in the hub before its backlog (`depuis`) is read; an
