@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger("jdr.web")
 POLL_SECONDS = 2.0
+# With PostgreSQL's LISTEN connected, every commit wakes its hub and a reconnection wakes them all:
+# the safety poll is only a last resort, and waking every hub of the process (one database read
+# each, a thousand tables per process) every two seconds would cost more than the deliveries.
+LISTENING_POLL_SECONDS = 30.0
 MAX_QUEUE = 2000
 PAGE = 500
 Item = tuple[int, str] | None
@@ -285,6 +289,7 @@ class Hubs:
         self.server = server
         self.hubs: dict[int, Hub] = {}
         self.tasks: list[asyncio.Task[None]] = []
+        self.listening = False  # PostgreSQL's LISTEN connected (`jdr.web.listen`)
 
     def wake(self, table_id: int) -> None:
         hub = self.hubs.get(table_id)
@@ -337,9 +342,13 @@ class Hubs:
             self.tasks.append(asyncio.create_task(listen(self)))
 
     async def _poll(self) -> None:
+        last = asyncio.get_running_loop().time()
         while True:
             await asyncio.sleep(POLL_SECONDS)
-            self.wake_all()
+            now = asyncio.get_running_loop().time()
+            if not self.listening or now - last >= LISTENING_POLL_SECONDS:
+                last = now
+                self.wake_all()
 
     async def stop(self) -> None:
         tasks, self.tasks = self.tasks, []
