@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from jdr.campaign.store import Campaign, Entry
+from jdr.web import live
 from jdr.web.auth import Caller
 from jdr.web.live import Batch, Hub, Subscriber, json_frame
 
@@ -69,13 +70,15 @@ def member(hub: Hub, number: int, role: str, frame: Any = json_frame) -> tuple[S
     return sub, connection
 
 
-async def test_an_entry_is_serialised_once_per_visibility_and_the_same_bytes_go_to_all(hub: Hub) -> None:
+async def test_an_entry_is_serialised_once_per_visibility_and_the_same_bytes_go_to_all(
+        hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[int] = []
 
-    def counted(data: dict[str, Any], caller: Caller) -> str:
+    def counted(data: dict[str, Any], caller: Caller) -> str:  # the API's frame, counted
         made.append(data["seq"])
         return json_frame(data, caller)
 
+    monkeypatch.setattr(live, "json_frame", counted)
     mj = member(hub, 1, "mj", counted)
     others = [member(hub, n, "joueur" if n % 4 else "spectateur", counted) for n in range(2, 300)]
     hub._deliver(Batch([(entry(1), "MJ"), (entry(2, "mj"), "MJ"), (entry(3), "MJ")], set()))
@@ -118,3 +121,25 @@ async def test_a_revoked_member_gets_nothing_more(hub: Hub) -> None:
     hub._deliver(Batch([(entry(1), "MJ")], {2}))
     assert connection.frames == []
     assert sub.closing is not None and sub.closing[0] == 4401
+
+
+async def test_a_page_frame_is_made_once_for_the_mj_and_once_for_the_others(hub: Hub) -> None:
+    """The journal item of a page carries the MJ's « Révéler » button: never shared with a
+    joueur, whoever connected first."""
+    from jdr.web.page_live import html_frame
+
+    made: list[bool] = []
+
+    def counted(data: dict[str, Any], caller: Caller) -> str:
+        made.append(caller.is_mj)
+        return html_frame(data, caller)
+
+    _, mine = member(hub, 2, "joueur", counted)  # connected first
+    _, mj_connection = member(hub, 1, "mj", counted)
+    _, other_mj = member(hub, 3, "mj", counted)
+    private = Entry(**{**entry(1, "prive").__dict__, "author": "P2", "actor": "P2"})
+    hub._deliver(Batch([(private, "P2")], set()))
+    assert "Révéler" in payload(mj_connection.frames[0])["html"]
+    assert "Révéler" not in payload(mine.frames[0])["html"]
+    assert other_mj.frames[0] is mj_connection.frames[0]
+    assert sorted(made) == [False, True]  # once for the MJ, once for the others

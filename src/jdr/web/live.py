@@ -255,7 +255,7 @@ class Hub:
             # Each frame (JSON for the API, rendered HTML for the pages) is made once per entry,
             # whatever the number of members who may see it, then only handed out; only a fight
             # a member sees otherwise (`live_texts`) gets its own.
-            frames: dict[Frame, tuple[str, bytes]] = {}
+            frames: dict[tuple[Frame, bool], tuple[str, bytes]] = {}
             seq, visibility, target = entry.seq, entry.visibility, target_of(entry)
             sights: dict[tuple[str, str], str | None] = {}  # by role and name: the same for all
             for sub in self.subs:
@@ -272,10 +272,12 @@ class Hub:
                             json.loads(special), sub.caller)
                         sub.offer(seq, text, wire(text))
                         continue
-                    shared = frames.get(sub.frame)
+                    # the API's JSON is the same for all; a page's HTML shows the MJ's buttons
+                    kind = (sub.frame, sub.frame is not json_frame and sub.caller.is_mj)
+                    shared = frames.get(kind)
                     if shared is None:
                         text = sub.frame(entry.to_json(), sub.caller)
-                        shared = frames[sub.frame] = (text, wire(text))
+                        shared = frames[kind] = (text, wire(text))
                     sub.offer(seq, *shared)
                 elif sight is not None:  # a blind roll's roller: that it rolled, nothing more
                     text = sub.frame(masked(entry), sub.caller)
