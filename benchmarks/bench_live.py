@@ -199,9 +199,15 @@ def seq_of(message: str | bytes) -> int:
     return int(match.group(1)) if match else int(json.loads(text)["seq"])
 
 
-async def listen(client: Client, table: int, ready: asyncio.Event) -> None:
+HANDSHAKES = 64  # connections opened at once (a thousand at once would time out on a loaded machine)
+READY_SECONDS = 120  # every client connected and through its backlog (set-up, not measured)
+
+
+async def listen(client: Client, table: int, ready: asyncio.Event, gate: asyncio.Semaphore) -> None:
     url = f"{client.base}/api/tables/{table}/direct?token={client.token}&depuis=0"
-    async with connect(url, max_queue=None) as ws:
+    async with gate:
+        ws = await connect(url, max_queue=None, open_timeout=READY_SECONDS)
+    async with ws:
         async for message in ws:
             now = time.perf_counter()
             seq = seq_of(message)
@@ -271,11 +277,13 @@ async def run(bases: list[str], result: Result, rolls: int, rate: float) -> None
         await post_rolls(http, table, mj, rolls, rate)
         posting = sum(cpu_of(p) for p in pids) - cpu0
         ready = [asyncio.Event() for _ in clients]
-        tasks = [asyncio.create_task(listen(c, table, e)) for c, e in zip(clients, ready, strict=True)]
+        gate = asyncio.Semaphore(HANDSHAKES)
+        tasks = [asyncio.create_task(listen(c, table, e, gate))
+                 for c, e in zip(clients, ready, strict=True)]
         await asyncio.sleep(0.5)
         await http.post(f"/api/tables/{table}/actions", headers={"Authorization": f"Bearer {mj}"},
                         json={"type": "roll", "params": {"expression": "1d6"}})  # seq 1: all connected
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), timeout=20)
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), timeout=READY_SECONDS)
         cpu0 = sum(cpu_of(p) for p in pids)
         posted = await post_rolls(http, table, mj, rolls, rate)
         last = max(posted)
