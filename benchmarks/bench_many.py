@@ -33,7 +33,7 @@ from contextlib import ExitStack
 from typing import Any
 
 import httpx
-from bench_live import PIDS, clients_label, cpu_of, goal, pg_schema, rss_of, seq_of, server
+from bench_live import PIDS, clients_label, cpu_of, goal, lost_text, pg_schema, rss_of, seq_of, server
 
 # ------------------------------------------------------------------ the client processes
 
@@ -231,7 +231,7 @@ def main() -> int:
           f"CPU des serveurs {r['cpu'] / max(r['deliveries'], 1) * 1e6:.0f} µs par livraison ; "
           f"RSS {' et '.join(f'{m:.0f}' for m in r['rss'])} Mio")
     whole = r["ready"] == args.clients
-    figure = f"p99 {r['p99']:.0f} ms, {r['lost']} perdue(s)"
+    figure = f"p99 {r['p99']:.0f} ms, {lost_text(r['lost'])}"
     if not whole:
         figure += (f" — mesuré sur {clients_label(r['ready'])} clients connectés seulement "
                    f"(la machine n'en a pas connecté plus en {args.connect_seconds:.0f} s)")

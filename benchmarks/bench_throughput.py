@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from bench_live import cpu_of, free_port, goal, pg_schema, server_env
+from bench_live import cpu_of, free_port, goal, lost_text, pg_schema, server_env
 
 NAIN = """systeme: cydonia
 nom: Nain A
@@ -213,7 +213,7 @@ def main() -> int:
         goal(f"débit : ≥ 300 actions/s avec {args.posters} clients, {r.label}", rate,
              None if r.note else r.actions / r.seconds >= 300)
         goal(f"durabilité : 0 action acquittée perdue après kill -9, {r.label}",
-             r.note or f"{r.lost} perdue(s) sur {len(r.acked)} acquittées",
+             r.note or f"{lost_text(r.lost or 0)} sur {len(r.acked)} acquittées",
              None if r.note else r.lost == 0)
     ok = all(not r.note and r.lost == 0 for r in runs)
     fast = all(not r.note and r.actions / r.seconds >= 300 for r in runs)
