@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -69,8 +70,9 @@ async def worker(plan: list[list[Any]], connect_seconds: float) -> None:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    print(json.dumps({"times": [{str(k): v for k, v in t.items()} if e.is_set() else None
-                                for t, e in zip(times, ready, strict=True)]}), flush=True)
+    with contextlib.suppress(BrokenPipeError):  # the conductor failed and left
+        print(json.dumps({"times": [{str(k): v for k, v in t.items()} if e.is_set() else None
+                                    for t, e in zip(times, ready, strict=True)]}), flush=True)
 
 
 # ------------------------------------------------------------------ the conductor
@@ -105,7 +107,7 @@ async def post_rolls(bases: list[str], tables: list[tuple[int, str, str]], rolls
                      rate: float) -> dict[tuple[int, int], float]:
     """`rolls` rolls, on the tables in turn, to the servers in turn: (table, seq) → time posted."""
     posted: dict[tuple[int, int], float] = {}
-    clients = [httpx.AsyncClient(base_url=b, timeout=30) for b in bases]
+    clients = [httpx.AsyncClient(base_url=b, timeout=120) for b in bases]
     try:
         start = time.monotonic()
         pending: set[asyncio.Task[None]] = set()
@@ -129,15 +131,18 @@ async def post_rolls(bases: list[str], tables: list[tuple[int, str, str]], rolls
     return posted
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def run(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """Fill `out` (its `stage` says where a failure happened)."""
     with ExitStack() as stack:
         db = stack.enter_context(pg_schema())
         bases = [stack.enter_context(server(db)) for _ in range(2)]
         pids = [PIDS[b] for b in bases]
         t0 = time.monotonic()
+        out["stage"] = "création des tables"
         tables = asyncio.run(setup(bases[0], args.tables))
         out["setup_s"] = time.monotonic() - t0
+        print(f"{len(tables)} tables créées en {out['setup_s']:.0f} s", flush=True)
+        out["stage"] = "connexion des clients"
         plan = [[bases[i % 2].replace("http://", "ws://"), *spec]
                 for i, spec in enumerate(clients_of(tables, args.clients))]
         here = os.path.abspath(__file__)
@@ -149,6 +154,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             assert proc.stdin is not None and proc.stdout is not None
             proc.stdin.write(json.dumps(part) + "\n")
             proc.stdin.flush()
+            stack.callback(proc.kill)  # gone already when all went well
             workers.append((proc, part))
         t0 = time.monotonic()
         ready = 0
@@ -157,6 +163,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             ready += json.loads(proc.stdout.readline())["ready"]
         out["connect_s"] = time.monotonic() - t0
         out["ready"] = ready
+        print(f"{ready} clients prêts sur {args.clients} en {out['connect_s']:.0f} s", flush=True)
+        out["stage"] = f"jets postés ({ready} clients prêts)"
         out["rss"] = [rss_of(p) for p in pids]
         cpu0 = sum(cpu_of(p) for p in pids)
         posted = asyncio.run(post_rolls(bases, tables, args.rolls, args.rate))
@@ -186,7 +194,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         out["lost"] = lost
         out["p50"] = statistics.median(latencies) if latencies else 0.0
         out["p99"] = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else 0.0
-    return out
 
 
 async def setup(base: str, count: int) -> list[tuple[int, str, str]]:
@@ -220,10 +227,11 @@ def main() -> int:
         parser.error("--clients : au moins autant que de tables (--tables ≥ 1)")
     label = (f"direct : {clients_label(args.clients)} clients sur {clients_label(args.tables)} tables, "
              "2 processus, PostgreSQL, p99 < 250 ms, 0 perdue")
+    r: dict[str, Any] = {}
     try:
-        r = run(args)
+        run(args, r)
     except Exception as exc:
-        goal(label, f"échec : {type(exc).__name__} {exc}"[:120], None)
+        goal(label, f"échec pendant : {r.get('stage', 'le démarrage')} ({type(exc).__name__})", None)
         return 1
     print(f"tables créées en {r['setup_s']:.0f} s ; {r['ready']} clients connectés sur "
           f"{args.clients} en {r['connect_s']:.0f} s ; {r['deliveries']} livraisons, "
