@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from bench_live import cpu_of, free_port, pg_schema
+from bench_live import cpu_of, free_port, goal, lost_text, pg_schema, server_env
 
 NAIN = """systeme: cydonia
 nom: Nain A
@@ -69,9 +69,9 @@ class Run:
 
 def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "JDR_ADMIN_TOKEN"}
     process = subprocess.Popen([sys.executable, "-m", "jdr.web.serve", "--db", db, "--port", str(port)],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+                               env=server_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               text=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -208,6 +208,13 @@ def main() -> int:
         print(f"{r.label:<11} {r.actions / r.seconds:>9.0f} {statistics.median(lat):>7.1f} "
               f"{p99:>7.1f} {r.cpu / max(r.actions, 1) * 1000:>13.2f} {r.errors:>7} "
               f"{r.lost!s:>22}")
+    for r in runs:
+        rate = f"{r.actions / r.seconds:.0f} actions/s" if not r.note else r.note
+        goal(f"débit : ≥ 300 actions/s avec {args.posters} clients, {r.label}", rate,
+             None if r.note else r.actions / r.seconds >= 300)
+        goal(f"durabilité : 0 action acquittée perdue après kill -9, {r.label}",
+             r.note or f"{lost_text(r.lost or 0)} sur {len(r.acked)} acquittées",
+             None if r.note else r.lost == 0)
     ok = all(not r.note and r.lost == 0 for r in runs)
     fast = all(not r.note and r.actions / r.seconds >= 300 for r in runs)
     print(f"objectif ≥ 300 actions/s avec {args.posters} clients : "

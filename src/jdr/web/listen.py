@@ -3,7 +3,8 @@
 Every journal commit made through the server sends `NOTIFY jdr_journal, '<table>:<seq>'` in its
 own transaction (delivered at commit). This process's listener wakes the hub of that table, which
 reads the new entries from the database. When the connection drops, the listener reconnects every
-second and, once listening again, wakes every hub (whatever was committed meanwhile is read).
+second and, once listening again, wakes every hub (whatever was committed meanwhile is read);
+while it listens, the safety poll of `jdr.web.live` wakes every hub only every 30 s.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ async def listen(hubs: Hubs) -> None:
             conn = await psycopg.AsyncConnection.connect(info, autocommit=True)
             async with conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
+                hubs.listening = True  # the safety poll may slow down
                 hubs.wake_all()
                 async for note in conn.notifies():
                     hubs.on_notify(note.payload)
@@ -45,4 +47,5 @@ async def listen(hubs: Hubs) -> None:
             raise
         except Exception as exc:
             LOG.warning("écoute PostgreSQL interrompue (%s) : nouvel essai dans 1 s", type(exc).__name__)
+        hubs.listening = False  # the safety poll every 2 s again, until listening again
         await asyncio.sleep(1)

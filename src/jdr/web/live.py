@@ -3,7 +3,11 @@
 One `Hub` per table and per process holds the connected members. After a journal commit the hub
 is woken (locally at once; by PostgreSQL `LISTEN jdr_journal` from any process; by a safety poll
 every few seconds otherwise), reads the new entries from the database ONCE, and hands each one to
-the members who may see it. The payload of a notification is only `<table>:<seq>`: an entry's
+the members who may see it: serialised once per visibility (and per channel: JSON for the API,
+HTML for the pages), made into one WebSocket frame, whose very bytes are written to each idle
+member's connection at once (`GuardedWebSocket.write_frame`, under uvicorn); a member still
+reading its backlog, or whose connection is slow, gets it queued and sent in order by its own
+sender. The payload of a notification is only `<table>:<seq>`: an entry's
 content never leaves the database except towards a member allowed to see it.
 
 No gap, no duplicate: a member is registered in the hub before its backlog (`depuis`) is read; an
@@ -35,6 +39,10 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger("jdr.web")
 POLL_SECONDS = 2.0
+# With PostgreSQL's LISTEN connected, every commit wakes its hub and a reconnection wakes them all:
+# the safety poll is only a last resort, and waking every hub of the process (one database read
+# each, a thousand tables per process) every two seconds would cost more than the deliveries.
+LISTENING_POLL_SECONDS = 30.0
 MAX_QUEUE = 2000
 PAGE = 500
 Item = tuple[int, str] | None
@@ -130,12 +138,44 @@ def read_batch(campaign: Campaign, since: int) -> Batch:
 # ------------------------------------------------------------------ hubs
 
 
+Direct = Callable[[bytes], bool]  # writes a ready-made frame at once, or says it cannot
+DIRECT = "jdr.direct"  # the scope's extension holding it (`jdr.web.protocols.GuardedWebSocket`)
+
+
+def wire(text: str) -> bytes:
+    """The WebSocket frame (text, final, unmasked as the server sends it, no extension) of
+    `text`: the same bytes for every connection, built once per entry and visibility."""
+    from websockets.frames import Frame, Opcode
+
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+
+
 @dataclass(eq=False)
 class Subscriber:
+    """One connected member. While its sender is idle (`live`: the backlog sent, nothing queued
+    nor in flight), the hub writes each frame straight to its connection (`direct`); else the
+    frame is queued and its sender (`_send`) sends it in order."""
+
     caller: Caller
     frame: Frame = json_frame
     queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     closing: tuple[int, str] | None = None
+    direct: Direct | None = None
+    live: bool = False
+    sent: int = 0  # the last seq handed to the connection
+    key: tuple[str, str] = ("", "")  # `caller_key`: what decides what it sees
+
+    def __post_init__(self) -> None:
+        self.key = caller_key(self.caller)
+
+    def offer(self, seq: int, text: str, frame: bytes) -> None:
+        """Hand an entry over: written at once when possible, else queued."""
+        if seq <= self.sent:
+            return
+        if self.live and self.closing is None and self.direct is not None and self.direct(frame):
+            self.sent = seq
+            return
+        self.push(seq, text)
 
     def push(self, seq: int, text: str) -> None:
         if self.closing is not None:
@@ -143,11 +183,13 @@ class Subscriber:
         if self.queue.qsize() >= MAX_QUEUE:
             self.close(1013, "trop de retard : reconnectez-vous avec depuis")
             return
+        self.live = False
         self.queue.put_nowait((seq, text))
 
     def close(self, code: int, reason: str) -> None:
         if self.closing is None:
             self.closing = (code, reason)
+            self.live = False
             self.queue.put_nowait(None)
 
 
@@ -207,23 +249,33 @@ class Hub:
             # Each frame (JSON for the API, rendered HTML for the pages) is made once per entry,
             # whatever the number of members who may see it, then only handed out; only a fight
             # a member sees otherwise (`live_texts`) gets its own.
-            frames: dict[Frame, str] = {}
+            frames: dict[tuple[Frame, bool], tuple[str, bytes]] = {}
+            seq, visibility, target = entry.seq, entry.visibility, target_of(entry)
+            sights: dict[tuple[str, str], str | None] = {}  # by role and name: the same for all
             for sub in self.subs:
-                caller = sub.caller
-                sight = caller.sight(entry.visibility, owner, target_of(entry))
+                if visibility == "public":
+                    sight: str | None = FULL
+                elif sub.key in sights:
+                    sight = sights[sub.key]
+                else:
+                    sight = sights[sub.key] = sub.caller.sight(visibility, owner, target)
                 if sight == FULL:
-                    special = batch.filtered.get((*caller_key(caller), entry.seq))
+                    special = batch.filtered.get((*sub.key, seq)) if batch.filtered else None
                     if special is not None:  # a fight this member sees otherwise (not shared)
                         text = special if sub.frame is json_frame else sub.frame(
-                            json.loads(special), caller)
-                    else:
-                        shared = frames.get(sub.frame)
-                        if shared is None:
-                            shared = frames[sub.frame] = sub.frame(entry.to_json(), caller)
-                        text = shared
-                    sub.push(entry.seq, text)
+                            json.loads(special), sub.caller)
+                        sub.offer(seq, text, wire(text))
+                        continue
+                    # the API's JSON is the same for all; a page's HTML shows the MJ's buttons
+                    kind = (sub.frame, sub.frame is not json_frame and sub.caller.is_mj)
+                    shared = frames.get(kind)
+                    if shared is None:
+                        text = sub.frame(entry.to_json(), sub.caller)
+                        shared = frames[kind] = (text, wire(text))
+                    sub.offer(seq, *shared)
                 elif sight is not None:  # a blind roll's roller: that it rolled, nothing more
-                    sub.push(entry.seq, sub.frame(masked(entry), caller))
+                    text = sub.frame(masked(entry), sub.caller)
+                    sub.offer(seq, text, wire(text))
 
 
 class Hubs:
@@ -233,6 +285,7 @@ class Hubs:
         self.server = server
         self.hubs: dict[int, Hub] = {}
         self.tasks: list[asyncio.Task[None]] = []
+        self.listening = False  # PostgreSQL's LISTEN connected (`jdr.web.listen`)
 
     def wake(self, table_id: int) -> None:
         hub = self.hubs.get(table_id)
@@ -254,13 +307,14 @@ class Hubs:
             if sub.caller.member_id == member_id:
                 sub.close(4401, "jeton révoqué")
 
-    async def subscribe(self, caller: Caller, frame: Frame = json_frame) -> tuple[Hub, Subscriber]:
+    async def subscribe(self, caller: Caller, frame: Frame = json_frame, direct: Direct | None = None
+                        ) -> tuple[Hub, Subscriber]:
         self._start()
         table_id = caller.campaign.id
         hub = self.hubs.get(table_id)
         if hub is None:
             hub = self.hubs[table_id] = Hub(caller.campaign)
-        sub = Subscriber(caller, frame)
+        sub = Subscriber(caller, frame, direct=direct)
         hub.subs.add(sub)
         try:
             await asyncio.wait_for(hub.ready.wait(), timeout=30)
@@ -284,9 +338,13 @@ class Hubs:
             self.tasks.append(asyncio.create_task(listen(self)))
 
     async def _poll(self) -> None:
+        last = asyncio.get_running_loop().time()
         while True:
             await asyncio.sleep(POLL_SECONDS)
-            self.wake_all()
+            now = asyncio.get_running_loop().time()
+            if not self.listening or now - last >= LISTENING_POLL_SECONDS:
+                last = now
+                self.wake_all()
 
     async def stop(self) -> None:
         tasks, self.tasks = self.tasks, []
@@ -318,7 +376,8 @@ async def serve_channel(websocket: WebSocket, token_of: TokenOf, frame: Frame = 
     await websocket.accept()
     try:
         caller, since = await _open(server, websocket, token_of)
-        hub, sub = await server.hubs.subscribe(caller, frame)
+        writer = (websocket.scope.get("extensions") or {}).get(DIRECT)
+        hub, sub = await server.hubs.subscribe(caller, frame, writer["write"] if writer else None)
     except ApiError as exc:
         await _refuse(websocket, exc)
         return
@@ -412,7 +471,10 @@ async def _drain(websocket: WebSocket) -> None:
 
 
 async def _send(websocket: WebSocket, sub: Subscriber, sent: int) -> None:
+    sub.sent = max(sub.sent, sent)
     while True:
+        if sub.queue.empty() and sub.closing is None:
+            sub.live = True  # idle: the hub may write to the connection itself
         item = await sub.queue.get()
         if item is None:
             code, reason = sub.closing or (1000, "")
@@ -420,7 +482,8 @@ async def _send(websocket: WebSocket, sub: Subscriber, sent: int) -> None:
             await websocket.close(code=code, reason=reason)
             return
         seq, text = item
-        if seq <= sent:
+        if seq <= sub.sent:
             continue
+        sub.live = False  # in flight: what comes meanwhile is queued behind it
         await websocket.send_text(text)
-        sent = seq
+        sub.sent = seq

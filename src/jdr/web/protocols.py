@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
 
 if TYPE_CHECKING:
     from jdr.web.limits import Connections, Limits
@@ -100,9 +101,32 @@ class GuardedH11(H11Protocol):
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol, giving its connection back to the caps when it ends."""
+    """uvicorn's WebSocket protocol, giving its connection back to the caps when it ends, and
+    offering the live channel (`jdr.web.live`) to write a ready-made frame at once: the same
+    bytes, built once, go to every member who may see an entry (`write_frame`, in the scope's
+    extensions under `jdr.direct`)."""
 
     registry: Connections
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        from jdr.web.live import DIRECT
+
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"][DIRECT] = {"write": self.write_frame}
+
+    def write_frame(self, frame: bytes) -> bool:
+        """Write a whole WebSocket frame (unmasked, from the server, without extension) now:
+        True when written; False when it must go the ordinary way (`send`): the handshake not
+        done, the client reading slowly (the transport paused), the connection closing, or an
+        extension negotiated (then the frame's bytes would differ from connection to connection)."""
+        if (not self.handshake_complete or self.close_sent or self.disconnected
+                or not self.writable.is_set() or self.conn.state is not State.OPEN
+                or self.conn.extensions or self.transport.is_closing()):
+            return False
+        self.transport.write(frame)
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.registry.release(self.transport)
