@@ -44,6 +44,20 @@ async def test_table_creation_open_on_loopback_admin_token_elsewhere(db_target: 
         assert r.status_code == 403
 
 
+async def test_tables_created_at_once_all_exist(db_target: str) -> None:
+    """Twelve tables created at the same time (the server's thread pool): each gets its own id
+    and MJ, on the server's own connections (a table no longer opens a second pool nor runs the
+    migrations again, which raced on PostgreSQL)."""
+    import asyncio
+
+    async with in_process(db_target) as client:
+        tables = await asyncio.gather(*(make_table(client, f"Ensemble {n}") for n in range(12)))
+        assert len({t.id for t in tables}) == 12 and len({t.mj for t in tables}) == 12
+        for table in tables:
+            r = await client.get(f"/api/tables/{table.id}/membres", headers=bearer(table.mj))
+            assert r.status_code == 200, r.text
+
+
 async def test_tokens_random_and_kept_only_as_hashes(db_target: str) -> None:
     from jdr.campaign.rows import MemberRow
 

@@ -110,14 +110,21 @@ class Campaign:
         with translated_errors():
             db = database_for(url, must_exist=False)
             migrate(db)
-            with db.begin() as conn:
-                session = Session(conn)
-                if session.first(CampaignRow, "name = :name", {"name": clean_name}):
-                    raise CampaignError(f"la campagne « {clean_name} » existe déjà dans cette base")
-                row = CampaignRow(name=clean_name, system=system.id, created_at=now(), journal_seq=0)
-                session.add(row)
-                campaign_id = row.id
-        return cls(db, campaign_id, clean_name, system.id, target)
+            return cls.create_in(db, target, clean_name, system.id)
+
+    @classmethod
+    def create_in(cls, db: Database, target: str, name: str, system_id: str) -> Campaign:
+        """A new campaign in a database already at the current schema (`jdr serve`'s own
+        connections: no second pool, no migration per table)."""
+        clean_name = _check_name(name, "nom de campagne")
+        with translated_errors(), db.begin() as conn:
+            session = Session(conn)
+            if session.first(CampaignRow, "name = :name", {"name": clean_name}):
+                raise CampaignError(f"la campagne « {clean_name} » existe déjà dans cette base")
+            row = CampaignRow(name=clean_name, system=system_id, created_at=now(), journal_seq=0)
+            session.add(row)
+            campaign_id = row.id
+        return cls(db, campaign_id, clean_name, system_id, target)
 
     @classmethod
     def open(cls, target: str) -> Campaign:

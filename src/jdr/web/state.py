@@ -133,10 +133,10 @@ class Server:
     def create_table(self, name: str, system_id: str) -> dict[str, Any]:
         """A new campaign and its MJ; the MJ's token is in the answer, and nowhere else."""
         from jdr.campaign.store import Campaign
+        from jdr.core.registry import get_system
 
         clean = check_name(name, "nom de table")
-        created = Campaign.create(self.target, clean, system_id)
-        created.dispose()
+        created = Campaign.create_in(self.db, self.target, clean, get_system(system_id).id)
         token, member = self._add_member(created.id, MJ, MJ.upper())
         return {"id": created.id, "nom": created.name, "systeme": created.system_id, "jeton": token,
                 "membre": member}
