@@ -1,6 +1,7 @@
 """Commands on sheet files import only what they use (issue 18): never the campaign layer
-(`jdr.campaign`, SQLAlchemy, Alembic), never numpy nor another system than the sheet's; the
-exact odds engine (icepool) only for the odds. Each command runs in a fresh interpreter, in a
+(`jdr.campaign`, SQLAlchemy, Alembic), never numpy nor another system than the sheet's, nor
+`importlib.metadata` (pydantic's plugin search: `jdr.core.sheet`); the exact odds engine
+(icepool) only for the odds. Each command runs in a fresh interpreter, in a
 folder without campaign, and lists what it imported."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import pytest
 from sheets_data import ELFE_YAML, NAIN_YAML
 
 NEVER = ("sqlalchemy", "alembic", "mako", "numpy", "psycopg", "jdr.campaign", "jdr.web", "jdr.sim",
-         "jdr.systems.maitrise", "jdr.systems.dd35", "jdr.systems.cyd.", "jdr.systems.felins")
+         "importlib.metadata", "jdr.systems.maitrise", "jdr.systems.dd35", "jdr.systems.cyd.",
+         "jdr.systems.felins")
 
 FILE_COMMANDS = {
     "lancer": ["lancer", "1d20", "--seed", "1"],
