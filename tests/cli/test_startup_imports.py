@@ -1,5 +1,5 @@
 """Commands on sheet files import only what they use (issue 18): never the campaign layer
-(`jdr.campaign`, SQLAlchemy, Alembic), never numpy nor another system than the sheet's, nor
+(`jdr.campaign`, SQLAlchemy, Alembic), never numpy, rich nor another system than the sheet's, nor
 `importlib.metadata` (pydantic's plugin search: `jdr.core.sheet`); not even the exact odds
 engine (icepool) for the odds of a check or an attack, whose dice count their own law. Each
 command runs in a fresh interpreter, in a folder without campaign, and lists what it imported."""
@@ -15,7 +15,7 @@ import pytest
 
 from sheets_data import ELFE_YAML, NAIN_YAML
 
-NEVER = ("sqlalchemy", "alembic", "mako", "numpy", "psycopg", "jdr.campaign", "jdr.web", "jdr.sim",
+NEVER = ("sqlalchemy", "alembic", "mako", "numpy", "psycopg", "rich", "jdr.campaign", "jdr.web", "jdr.sim",
          "importlib.metadata", "jdr.systems.maitrise", "jdr.systems.dd35", "jdr.systems.cyd.",
          "jdr.systems.felins")
 
