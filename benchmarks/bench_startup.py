@@ -48,6 +48,20 @@ armes:
 protections: {torse: 3}
 """
 GOALS = {"fichiers": 2.5, "campagne": 6.0}
+# What any command on a sheet file needs before a line of jdr: typer, one pydantic model built
+# (pydantic's own lazy imports come with the first model; no plugin search, as
+# `jdr.core.sheet._no_pydantic_plugins`) and ruamel.yaml reading a short document.
+FLOOR = """\
+import sys, types, typer
+sys.modules["pydantic.plugin._loader"] = loader = types.ModuleType("pydantic.plugin._loader")
+loader.get_plugins = tuple
+from pydantic import BaseModel
+class Sheet(BaseModel):
+    nom: str
+    pv: dict[str, int]
+from ruamel.yaml import YAML
+Sheet.model_validate(dict(YAML(typ="rt").load("nom: A\\npv: {max: 3}\\n")))
+"""
 DEPENDENCIES = ["rich", "ruamel.yaml", "pydantic", "numpy", "sqlite3", "sqlalchemy",
                 "sqlalchemy.orm", "alembic", "psycopg", "icepool"]
 
@@ -167,6 +181,7 @@ def main() -> None:
         }
         for dep in DEPENDENCIES:
             table[f"import {dep}"] = ("dépendance", [sys.executable, "-c", f"import {dep}"])
+        table["plancher : typer, 1 modèle, YAML"] = ("dépendance", [sys.executable, "-c", FLOOR])
         table |= files_commands(None, "") | campaign_commands(None, "")
         if args.before is not None:
             table |= files_commands(args.before, "avant : ") | campaign_commands(args.before, "avant : ")

@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 from jdr.campaign.identity import APPLICATION_ID, SQLITE_MAGIC, VERSION_TABLE, CampaignError
 from jdr.campaign.identity import head as _head
 from jdr.campaign.identity import revisions as _revisions
+from jdr.core.place import SUFFIX as SUFFIX  # where it is decided without this layer
+from jdr.core.place import campaign_files
 
 if TYPE_CHECKING:
     from jdr.campaign.sql import Database
 
 __all__ = ["SQLITE_MAGIC", "VERSION_TABLE", "CampaignError"]
-
-SUFFIX = ".jdr"
 
 
 def is_url(target: str) -> bool:
@@ -43,8 +43,7 @@ def find_target(explicit: str | None, folder: Path | None = None) -> str:
     env = os.environ.get("JDR_CAMPAGNE")
     if env:
         return env
-    here = folder or Path.cwd()
-    found = sorted(p for p in here.glob(f"*{SUFFIX}") if p.is_file())
+    found = campaign_files(folder)
     if len(found) == 1:
         return str(found[0])
     if not found:

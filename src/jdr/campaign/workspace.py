@@ -9,19 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
+from jdr.core.place import is_file_ref as _is_file_ref
 from jdr.core.system import Loaded
 from jdr.core.usecase import AnySystem, Pending, Record, Workspace, file_workspace
 from jdr.errors import JdrError
-
-
-def _is_file_ref(ref: str) -> bool:
-    try:
-        return ref.lower().endswith((".yaml", ".yml")) or "/" in ref or Path(ref).is_file()
-    except (OSError, ValueError):
-        return True  # not a usable name either: the file layer explains
 
 
 class CampaignWorkspace(Workspace):

@@ -24,12 +24,14 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Annotated, Any
 
 from jdr.cli.output import Output, output_first
 
 if TYPE_CHECKING:
     from jdr.core.declare import ActionDef, Param
+    from jdr.core.usecase import Workspace
 
 SEED_MAX = 999_999_999
 KW = inspect.Parameter.KEYWORD_ONLY
@@ -266,13 +268,9 @@ def _chooser(out: Output) -> Any:
 
 
 def _campaign_in_use(campagne: str | None) -> bool:
-    from jdr.campaign.db import CampaignError, find_target
+    from jdr.core.place import campaign_named
 
-    try:
-        find_target(campagne)
-    except CampaignError:
-        return False
-    return True
+    return campaign_named(campagne)
 
 
 def _roll(expression: str, out: Output, seed: str | None, des: str | None) -> None:
@@ -293,15 +291,25 @@ def act(kind: str, params: dict[str, Any], out: Output, seed: str | None = None,
     if kind == "roll" and not _campaign_in_use(campagne):
         _roll(params["expression"], out, seed, des)  # nothing to load, nothing to journal
         return
-    from jdr.campaign.workspace import workspace
     from jdr.core.actions import commit, execute, journaled, refs_of
     from jdr.core.actions import rolls as declared_rolls
+    from jdr.core.place import on_files
 
     params = {k: v for k, v in params.items() if v is not None and v != []}
     rolls = declared_rolls(kind, params)  # the declaration says whether the action rolls
     source = source_of(seed, des) if rolls or des is not None else None
     write = journaled(kind) and not dry_run
-    with output_first(write) as shown, workspace(refs_of(kind, params), campagne, write, mj) as ws:
+    refs = refs_of(kind, params)
+    opened: AbstractContextManager[Workspace]
+    if on_files(refs, campagne):  # sheet files: the campaign layer is not even imported
+        from jdr.core.usecase import file_workspace
+
+        opened = file_workspace(refs, write)
+    else:
+        from jdr.campaign.workspace import workspace
+
+        opened = workspace(refs, campagne, write, mj)
+    with output_first(write) as shown, opened as ws:
         if source is not None and write and ws.journaled:
             from jdr.campaign.seance import reason_of, use_seance
 

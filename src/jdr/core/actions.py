@@ -367,7 +367,7 @@ def execute(ws: Workspace, kind: str, params: Mapping[str, Any], source: DiceSou
     journal = journaled(kind)
     if kind == "regle" and _flag(params, "chances"):
         recording, journal = None, False
-    if journal and loaded and kind != "sante":
+    if journal and loaded and kind != "sante" and ws.journaled:  # turns: a campaign's encounter
         ws.admit(system, _turn_act(action, params, loaded))
     pending = prepare(system, "attack" if kind == "attack_odds" else action, run, recording,
                       dry_run)

@@ -61,6 +61,13 @@ class NaturalRoll:
         """The exact distribution of the natural value (icepool)."""
         raise NotImplementedError
 
+    def law(self) -> tuple[int, tuple[tuple[Natural, int], ...]]:
+        """The same law as whole weights: (denominator, each natural value with its weight, in
+        increasing order). From `distribution()`; the common dice count it themselves, so that
+        a check's odds need not import icepool."""
+        die = self.distribution()
+        return int(die.denominator()), tuple((n, int(q)) for n, q in die.items())
+
     def value(self, natural: Natural) -> int:
         """The number the natural value adds to the total (the face itself by default)."""
         assert isinstance(natural, int)
@@ -83,6 +90,9 @@ class SingleDie(NaturalRoll):
 
     def distribution(self) -> icepool.Die:
         return _die(self.sides)
+
+    def law(self) -> tuple[int, tuple[tuple[Natural, int], ...]]:
+        return self.sides, tuple((face, 1) for face in range(1, self.sides + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +120,11 @@ class KeepOne(NaturalRoll):
     def distribution(self) -> icepool.Die:
         # The player's free choice is a decision, not chance: the odds assume the better die.
         return _highest(self.count, self.sides)
+
+    def law(self) -> tuple[int, tuple[tuple[Natural, int], ...]]:
+        # the better die is k when every die is at most k, and not every die at most k - 1
+        n, s = self.count, self.sides
+        return s**n, tuple((k, k**n - (k - 1) ** n) for k in range(1, s + 1))
 
 
 @lru_cache(maxsize=64)
@@ -186,9 +201,8 @@ class Check:
 
     def outcomes(self) -> Iterable[tuple[CheckResult, Fraction]]:
         """Every resolved outcome with its exact probability."""
-        die = self.natural.distribution()
-        denominator = die.denominator()
-        for natural, quantity in die.items():
+        denominator, weights = self.natural.law()
+        for natural, quantity in weights:
             yield self.resolve(natural), Fraction(quantity, denominator)
 
     def odds(self) -> Odds:
@@ -236,9 +250,8 @@ class Faces:
 @lru_cache(maxsize=256)
 def faces(natural: NaturalRoll) -> Faces:
     """The precomputed law of a natural roll (cached by natural roll: same die, same table)."""
-    die = natural.distribution()
-    den = int(die.denominator())
-    outcomes = tuple((n, natural.value(n), int(q)) for n, q in die.items())
+    den, law = natural.law()
+    outcomes = tuple((n, natural.value(n), q) for n, q in law)
     weights: dict[int, int] = {}
     for _, value, w in outcomes:
         weights[value] = weights.get(value, 0) + w

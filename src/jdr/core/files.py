@@ -14,11 +14,9 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import fcntl
 import os
-import secrets
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -108,6 +106,8 @@ def _anonymous(folder: Path, mode: int) -> int | None:
 
 
 def _name_anonymous(fd: int, name: Path) -> bool:
+    import ctypes
+
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.linkat(fd, b"", AT_FDCWD, os.fsencode(name), AT_EMPTY_PATH) == 0:
         return True
@@ -126,6 +126,8 @@ def write_atomic(path: Path, text: str) -> None:
     target = check_writable(path)
     folder = target.parent
     mode = (target.stat().st_mode & 0o7777) if target.exists() else _umask_mode()
+    import secrets
+
     temp = folder / f".{target.name[:200]}.{secrets.token_hex(4)}.tmp"
     try:
         fd = _anonymous(folder, mode)

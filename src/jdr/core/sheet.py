@@ -12,6 +12,7 @@ import io
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -20,6 +21,28 @@ from pydantic_core import PydanticCustomError
 
 from jdr.errors import SheetError
 from jdr.names import normalize
+
+
+def _no_pydantic_plugins() -> None:
+    """jdr uses no pydantic plugin: the first model pydantic builds would otherwise import
+    `importlib.metadata` and read every installed distribution's entry points to find some, a
+    third of what a `jdr test FICHE` adds to `import pydantic` (issue 18). Unless
+    `PYDANTIC_DISABLE_PLUGINS` names some to leave out (the person wants the others then), the
+    plugin loader is one that finds none, as pydantic's own `PYDANTIC_DISABLE_PLUGINS=__all__`
+    does, without the import. A loader already imported (a plugin in use) is kept."""
+    import sys
+    import types
+
+    name = "pydantic.plugin._loader"
+    if name in sys.modules or os.environ.get("PYDANTIC_DISABLE_PLUGINS", "__all__") not in (
+            "__all__", "1", "true"):
+        return
+    loader = types.ModuleType(name, "No pydantic plugin (jdr.core.sheet._no_pydantic_plugins).")
+    loader.get_plugins = tuple  # type: ignore[attr-defined]  # tuple() == (): no plugin
+    sys.modules[name] = loader
+
+
+_no_pydantic_plugins()  # before the first model below (importing pydantic loads no plugin)
 
 # ------------------------------------------------------------------ value types
 
@@ -168,10 +191,30 @@ def french_problems(error: ValidationError) -> list[str]:
 # ------------------------------------------------------------------ YAML document
 
 
+# The characters YAML does not allow (ruamel's `Reader.NON_PRINTABLE`, written as the complement
+# of the allowed ones): the same set, written as the small ranges it is, compiles ten times
+# faster, once per command that reads a sheet (a test checks both find the same characters).
+NOT_ALLOWED = "[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uD800-\uDFFF\uFFFE\uFFFF]"
+
+
+@cache
+def _reader() -> Any:
+    from ruamel.yaml.reader import Reader
+    from ruamel.yaml.util import RegExp
+
+    class PrintableReader(Reader):
+        """ruamel's reader, with its set of refused characters written short."""
+
+        NON_PRINTABLE = RegExp(NOT_ALLOWED)
+
+    return PrintableReader
+
+
 def _yaml() -> Any:
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt")
+    yaml.Reader = _reader()
     yaml.preserve_quotes = True
     yaml.width = 100
     yaml.indent(mapping=2, sequence=4, offset=2)
@@ -267,8 +310,7 @@ class SheetDocument:
         from ruamel.yaml.error import YAMLError
 
         try:
-            check_limits(text, path)
-            data = _yaml().load(text)
+            data = load_checked(text, path)
         except YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" ligne {mark.line + 1}, colonne {mark.column + 1}" if mark else ""
@@ -379,46 +421,76 @@ MAX_NODES = 100_000
 MAX_NUMBER = 30
 
 
-def check_limits(text: str, path: Path) -> None:
-    """Walk the YAML events before anything is built: nesting depth, total nodes counting
-    what aliases would expand to (an alias bomb is refused, not expanded), and the length of
-    numbers (a 5,000-digit integer). Each refusal is one French line, fast."""
-    import re
+class Limits:
+    """The YAML events of a sheet, checked as they come, before anything is built from them:
+    nesting depth, total nodes counting what aliases would expand to (an alias bomb is refused,
+    not expanded), and the length of numbers (a 5,000-digit integer). Each refusal is one French
+    line, fast."""
 
-    from ruamel.yaml import YAML
+    def __init__(self, path: Path) -> None:
+        import re
 
-    number = re.compile(r"[-+]?[0-9][0-9_]*")
-    sizes: dict[str, int] = {}
-    stack: list[list[Any]] = []  # [anchor, size so far]
-    total = 0
-    for event in YAML(typ="rt").parse(text):
+        self.path = path
+        self.number = re.compile(r"[-+]?[0-9][0-9_]*")
+        self.sizes: dict[str, int] = {}
+        self.stack: list[list[Any]] = []  # [anchor, size so far]
+        self.total = 0
+
+    def see(self, event: Any) -> None:
         kind = type(event).__name__
+        stack = self.stack
         if kind in ("MappingStartEvent", "SequenceStartEvent"):
             if len(stack) >= MAX_DEPTH:
-                raise SheetError(f"{shown_path(path)} : imbrication trop profonde "
+                raise SheetError(f"{shown_path(self.path)} : imbrication trop profonde "
                                  f"(au plus {MAX_DEPTH} niveaux)")
             stack.append([event.anchor, 1])
-            continue
+            return
         if kind in ("MappingEndEvent", "SequenceEndEvent"):
             anchor, size = stack.pop()
         elif kind == "ScalarEvent":
             value = event.value
-            if event.style is None and len(value) > MAX_NUMBER and number.fullmatch(value):
-                raise SheetError(f"{shown_path(path)} : nombre trop long ({len(value)} chiffres ; "
-                                 f"au plus {MAX_NUMBER})")
+            if event.style is None and len(value) > MAX_NUMBER and self.number.fullmatch(value):
+                raise SheetError(f"{shown_path(self.path)} : nombre trop long ({len(value)} "
+                                 f"chiffres ; au plus {MAX_NUMBER})")
             anchor, size = event.anchor, 1
         elif kind == "AliasEvent":
-            anchor, size = None, sizes.get(event.anchor, 1)
+            anchor, size = None, self.sizes.get(event.anchor, 1)
         else:
-            continue
+            return
         if anchor:
-            sizes[anchor] = size
-        total += size if kind == "AliasEvent" else (1 if kind == "ScalarEvent" else 0)
+            self.sizes[anchor] = size
+        self.total += size if kind == "AliasEvent" else (1 if kind == "ScalarEvent" else 0)
         if stack:
             stack[-1][1] += size
-        if total > MAX_NODES or (stack and stack[-1][1] > MAX_NODES):
-            raise SheetError(f"{shown_path(path)} : fiche trop grande une fois développée "
+        if self.total > MAX_NODES or (stack and stack[-1][1] > MAX_NODES):
+            raise SheetError(f"{shown_path(self.path)} : fiche trop grande une fois développée "
                              f"(plus de {MAX_NODES} valeurs : alias en cascade ?)")
+
+
+def check_limits(text: str, path: Path) -> None:
+    """`Limits` over the events of a text, without building anything."""
+    from ruamel.yaml import YAML
+
+    limits = Limits(path)
+    for event in YAML(typ="rt").parse(text):
+        limits.see(event)
+
+
+def load_checked(text: str, path: Path) -> Any:
+    """The round-trip data of a sheet, read in one pass: each event the parser hands to the
+    composer is checked first (`Limits`), so a refused sheet is refused before its nodes are
+    built, as `check_limits` then a load would, at half the cost."""
+    yaml = _yaml()
+    limits = Limits(path)
+
+    class Checked(yaml.Parser):  # type: ignore[name-defined,misc]  # ruamel's parser, one more step
+        def get_event(self) -> Any:
+            event = super().get_event()
+            limits.see(event)
+            return event
+
+    yaml.Parser = Checked
+    return yaml.load(text)
 
 
 def validate(model: type[BaseModel], doc: SheetDocument) -> Any:

@@ -5,13 +5,13 @@ exact odds. Where the rulebook gives no number, the help says so and the MJ supp
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from jdr.core.check import Odds
 from jdr.core.options import ActionSpec, OptionSpec
 from jdr.core.system import Outcome, RuleRequest
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
-from jdr.systems.cydonia import career, fighting, outdoors, social
 from jdr.systems.cydonia.sheet import CydoniaSheet
 from jdr.systems.cydonia.tables import REST_DICE, RIDING
 
@@ -180,44 +180,55 @@ _CAREER = (
 
 RULES: dict[str, ActionSpec] = {s.name: s for s in (*_SOCIAL, *_OUTDOORS, *_FIGHTING, *_CAREER)}
 
-Rolling = Callable[[Request, DiceSource], Outcome]
-Still = Callable[[Request], Outcome]
+# Each rule's function as `module.name` in this package: imported when the rule is played, so
+# that loading the system (every `jdr test`) imports none of its chapters of rules.
+ROLLING: dict[str, str] = {
+    "torture": "social.torture", "negociation": "social.negotiation",
+    "fouille": "social.search_rule", "medecine": "social.medicine", "repos": "social.rest",
+    "chance": "outdoors.luck", "deplacement": "outdoors.movement", "allure": "outdoors.pace",
+    "dressage": "outdoors.training", "kravkar": "fighting.kravkar",
+    "degagement": "fighting.escape", "charge": "fighting.charge",
+}
+STILL: dict[str, str] = {
+    "portance": "outdoors.carrying", "soin": "social.care", "malus": "social.malus",
+    "elan": "fighting.run_up", "concentration": "fighting.concentrate",
+    "transformation": "fighting.transform", "detransformation": "fighting.untransform",
+    "reputation": "career.reputation", "xp_mana": "career.buy_mana",
+    "xp_compagnon": "career.buy_companion_stat", "recompenses": "career.awards",
+}
+ODDS: dict[str, str] = {
+    "torture": "social.torture_odds", "negociation": "social.negotiation_odds",
+    "fouille": "social.search_odds", "medecine": "social.medicine_odds",
+    "repos": "social.rest_odds", "chance": "outdoors.luck_odds",
+    "deplacement": "outdoors.movement_odds", "allure": "outdoors.pace_odds",
+    "dressage": "outdoors.training_odds", "kravkar": "fighting.kravkar_odds",
+    "degagement": "fighting.escape_odds", "charge": "fighting.charge_odds",
+}
 
-ROLLING: dict[str, Rolling] = {
-    "torture": social.torture, "negociation": social.negotiation, "fouille": social.search_rule,
-    "medecine": social.medicine, "repos": social.rest, "chance": outdoors.luck,
-    "deplacement": outdoors.movement, "allure": outdoors.pace, "dressage": outdoors.training,
-    "kravkar": fighting.kravkar, "degagement": fighting.escape, "charge": fighting.charge,
-}
-STILL: dict[str, Still] = {
-    "portance": outdoors.carrying, "soin": social.care, "malus": social.malus,
-    "elan": fighting.run_up, "concentration": fighting.concentrate,
-    "transformation": fighting.transform, "detransformation": fighting.untransform,
-    "reputation": career.reputation, "xp_mana": career.buy_mana,
-    "xp_compagnon": career.buy_companion_stat, "recompenses": career.awards,
-}
-ODDS: dict[str, Callable[[Request], Odds]] = {
-    "torture": social.torture_odds, "negociation": social.negotiation_odds,
-    "fouille": social.search_odds, "medecine": social.medicine_odds, "repos": social.rest_odds,
-    "chance": outdoors.luck_odds, "deplacement": outdoors.movement_odds,
-    "allure": outdoors.pace_odds, "dressage": outdoors.training_odds,
-    "kravkar": fighting.kravkar_odds, "degagement": fighting.escape_odds,
-    "charge": fighting.charge_odds,
-}
+
+def _function(where: str) -> Any:
+    """`social.torture` → the function `torture` of `jdr.systems.cydonia.social`."""
+    from importlib import import_module
+
+    module, _, name = where.partition(".")
+    return getattr(import_module(f"jdr.systems.cydonia.{module}"), name)
 
 
 def play(name: str, request: Request, source: DiceSource | None) -> Outcome:
     """The rule `name` (declared in `RULES`)."""
     if name in STILL:
-        return STILL[name](request)
+        still: Callable[[Request], Outcome] = _function(STILL[name])
+        return still(request)
     if name not in ROLLING:
         raise RuleError(f"règle « {name} » inconnue (règles : {', '.join(sorted(RULES))})")
     if source is None:
         raise RuleError(f"la règle « {name} » lance des dés : source de dés absente")
-    return ROLLING[name](request, source)
+    rolling: Callable[[Request, DiceSource], Outcome] = _function(ROLLING[name])
+    return rolling(request, source)
 
 
 def odds(name: str, request: Request) -> Odds:
     if name not in ODDS:
         raise RuleError(f"la règle « {name} » ne lance pas de dés : pas de chances à calculer")
-    return ODDS[name](request)
+    odds_of: Callable[[Request], Odds] = _function(ODDS[name])
+    return odds_of(request)

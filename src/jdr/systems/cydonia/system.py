@@ -27,7 +27,6 @@ from jdr.core.system import (
     default_choice,
 )
 from jdr.core.threshold import parse_threshold
-from jdr.core.turns import Cost, TurnAct, TurnLimits
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
@@ -41,7 +40,6 @@ from jdr.systems.cydonia.checks import (
     skill_check,
     wake_check,
 )
-from jdr.systems.cydonia.combat import attack, initiative, options_from
 from jdr.systems.cydonia.config import ACTIONS
 from jdr.systems.cydonia.rulebook import RULES
 from jdr.systems.cydonia.rulekit import sheet_changes as _changes
@@ -50,6 +48,7 @@ from jdr.systems.cydonia.tables import CHARACTERISTICS, LADDER
 
 if TYPE_CHECKING:
     from jdr.core.compile import Effect
+    from jdr.core.turns import Cost, TurnAct, TurnLimits
 
 EVERY_ACTION = {**ACTIONS, **RULES}  # the commands, then `jdr regle NOM` (rulebook)
 
@@ -161,6 +160,8 @@ class Cydonia(GameSystem[CydoniaSheet]):
     # ------------------------------------------------------------------ combat
 
     def attack(self, request: AttackRequest[CydoniaSheet], source: DiceSource) -> Outcome:
+        from jdr.systems.cydonia.combat import attack, options_from
+
         _no_critical(request)
         blow = attack(Character(request.attacker.model), Character(request.defender.model),
                       options_from(request), source, request.chooser)
@@ -169,6 +170,8 @@ class Cydonia(GameSystem[CydoniaSheet]):
         return Outcome(blow.report, changes)
 
     def initiative(self, request: GroupRequest[CydoniaSheet], source: DiceSource) -> Outcome:
+        from jdr.systems.cydonia.combat import initiative
+
         characters = [Character(s.model) for s in request.sheets]
         return Outcome(initiative(characters, source, die=request.options.flag("de")))
 
@@ -314,6 +317,7 @@ class Cydonia(GameSystem[CydoniaSheet]):
         """The exact table of `attack` from the laws of its rolls (`attack_law`), not face by
         face; an expert who keeps another die than the better one (a chooser) is enumerated."""
         from jdr.systems.cydonia.attack_law import attack_outcomes
+        from jdr.systems.cydonia.combat import options_from
 
         if request.chooser is not default_choice:
             return super().attack_outcomes(request)
@@ -323,7 +327,7 @@ class Cydonia(GameSystem[CydoniaSheet]):
     def attack_odds(self, request: AttackRequest[CydoniaSheet]) -> Odds:
         """R000.22–R000.24: the exact odds of the attack roll against the defence roll `attack`
         makes (the same contest)."""
-        from jdr.systems.cydonia.combat import attack_contest
+        from jdr.systems.cydonia.combat import attack_contest, options_from
 
         contest = attack_contest(Character(request.attacker.model),
                                  Character(request.defender.model), options_from(request))[1]
