@@ -29,12 +29,15 @@ ROLE_TEXT = {"mj": "MJ", "joueur": "joueur", "spectateur": "spectateur"}
 def environment() -> Any:
     from jinja2 import Environment, PackageLoader, select_autoescape
 
+    from jdr.core.french import number
+
     env = Environment(loader=PackageLoader("jdr.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["pourcent"] = percent
     env.filters["de_avant"] = de_before
     env.filters["plie"] = fold_text
     env.filters["trois_parts"] = three_shares
+    env.filters["nombre"] = number
     env.globals["ROLE_TEXT"] = ROLE_TEXT
     return env
 
