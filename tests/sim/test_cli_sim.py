@@ -59,7 +59,7 @@ def test_json_matches_the_schema(files: tuple[Path, Path]) -> None:
     (["{h}", "contre", "inconnu.yaml"], "fiche introuvable"),
     (["{h}", "contre"], "le camp 2 est vide"),
     (["{h}", "{g}"], "le mot « contre »"),
-    (["{h}", "contre", "{g}", "--n", "0"], "--n : 0 hors limites (autorisé : de 1 à 1000000)"),
+    (["{h}", "contre", "{g}", "--n", "0"], "--n : 0 hors limites (autorisé : de 1 à 1\u202f000\u202f000)"),
     (["{h}", "contre", "{g}", "--n", "2000000"], "hors limites"),
     (["{h}", "contre", "{g}", "--tactique", "bourrin"], "tactique"),
     (["{h}", "contre", "{g}", "--graphique", "x.pdf"], "un fichier .png ou .svg"),

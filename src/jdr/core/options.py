@@ -125,8 +125,10 @@ def parse_int(text: str, where: str, lo: int | None = None, hi: int | None = Non
     if (lo is not None and number < lo) or (hi is not None and number > hi):
         from jdr.core.french import number as shown
 
-        allowed = (f"de {shown(lo)} à {shown(hi)}" if lo is not None and hi is not None
-                   else f"au moins {shown(lo)}" if lo is not None else f"au plus {shown(hi)}")
+        if lo is not None and hi is not None:
+            allowed = f"de {shown(lo)} à {shown(hi)}"
+        else:
+            allowed = f"au moins {shown(lo)}" if lo is not None else f"au plus {shown(hi or 0)}"
         raise RuleError(f"{where} : {number} hors limites (autorisé : {allowed})")
     return number
 

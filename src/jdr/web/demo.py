@@ -37,12 +37,12 @@ def sheets_of(system_id: str) -> list[str]:
 
 def build(server: Any, base: str) -> dict[str, dict[str, str]]:
     """Every table, its characters, its player: {system: {nom, mj, joueur}}."""
-    from jdr.core.registry import available
+    from jdr.core.registry import available, get_system
     from jdr.core.sheet import SheetDocument
 
     links: dict[str, dict[str, str]] = {}
     for system_id in available():
-        made = server.create_table(f"Démo {system_id}", system_id)
+        made = server.create_table(f"Démo {get_system(system_id).short_title}", system_id)
         caller = server.authenticate(made["jeton"], made["id"])
         token, _member = server.invite(caller, "joueur", PLAYER)
         with caller.campaign.transaction() as tx:

@@ -163,4 +163,5 @@ def csrf_of(request: Request, table_id: int) -> str:
 def page_context(request: Request, caller: Caller, active: str) -> dict[str, Any]:
     campaign = caller.campaign
     return {"request": request, "caller": caller, "table": campaign, "active": active,
-            "systeme": campaign.system_id, "csrf": csrf_of(request, campaign.id)}
+            "systeme": campaign.system_id, "systeme_nom": campaign.system.short_title,
+            "systeme_titre": campaign.system.title, "csrf": csrf_of(request, campaign.id)}
