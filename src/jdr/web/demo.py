@@ -91,7 +91,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _port(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"« {text[:20]} » : un nombre de 1 à 65535")
+        raise argparse.ArgumentTypeError(f"« {text[:20]} » : un nombre de 1 à 65\u202f535")
     return int(text)
 
 
