@@ -61,7 +61,10 @@ async def test_combat_panel_reads_french_labels_with_the_rule_beside(db_target: 
     assert '<option value="jet">Au jet</option>' in choices
     assert '<option value="degats">Aux dégâts</option>' in choices
     yes_no = html[html.index('id="opt-morsure"'):]
-    assert '<option value="oui">Oui</option><option value="non">Non</option>' in yes_no
+    yes_no = yes_no[:yes_no.index("</select>")]
+    # nothing chosen sends nothing: the system's default, said in words
+    assert ('<option value="">— par défaut : Non —</option><option value="oui">Oui</option>'
+            '<option value="non">Non</option>') in yes_no
 
 
 @pytest.mark.parametrize(("system", "name"), [("cydonia", "Cydonia"), ("felins", "Félins")])

@@ -39,6 +39,7 @@ class Field:
     rule: str = ""
     refresh: bool = False          # changing it changes other lists: the form is asked again
     sub: Field | None = None       # an opponent's skill, beside the opponent
+    empty: str = ""                # the words of a list's empty choice (« — par défaut : Non — »)
 
 
 @dataclass
@@ -207,12 +208,14 @@ def _option_fields(system: GameSystem[Any], action: str, params: Mapping[str, An
         kind = {"int": "int", "choice": "select", "bool": "select"}.get(o.kind, "text")
         choices = YES_NO if o.kind == "bool" else [(c, o.shown(c)) for c in o.choices]
         default = "" if o.default is None else (
-            ("oui" if o.default else "non") if isinstance(o.default, bool)
+            ("Oui" if o.default else "Non") if isinstance(o.default, bool)
             else number(o.default) if isinstance(o.default, int) else o.shown(str(o.default)))
-        help_text = o.help + (f" (défaut : {default})" if default else "")
+        help_text = o.help + (f" (défaut : {default.lower() if o.kind == 'bool' else default})"
+                              if default else "")
         # a value is sent only when chosen: the default stays the system's own
         out.append(Field(f"opt.{o.name}", kind, o.title, help_text, given.get(o.name), choices,
-                         False, False, o.lo, o.hi, o.rule))
+                         False, False, o.lo, o.hi, o.rule,
+                         empty=f"— par défaut : {default} —" if default else ""))
     return out
 
 

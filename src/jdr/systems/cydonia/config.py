@@ -83,7 +83,7 @@ ATTACK_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("choix", "int", "compétence experte de l'attaquant : le dé gardé, donné d'avance "
                "(sinon demandé une fois les dés montrés ; par défaut le meilleur)", None, "R000.17",
                lo=1, hi=2,
-               label="Dé gardé (compétence experte)"),
+               label="Dé gardé d'avance"),
 )
 
 REPUTATION_BONUS = OptionSpec(

@@ -20,7 +20,7 @@ Request = RuleRequest[CydoniaSheet]
 CHOICE = OptionSpec("choix", "int", "compétence experte : le dé gardé, donné d'avance (sinon "
                     "demandé une fois les dés montrés ; par défaut le meilleur)", None, "R000.17",
                     lo=1, hi=2,
-                    label="Dé gardé (compétence experte)")
+                    label="Dé gardé d'avance")
 DIE_ORDER = "1d10 du premier personnage (2d10 s'il est expert), puis"
 # the French words of the places to sleep and of the paces (A000.25, R000.37), in their tables' order
 _REST = {"belle_etoile": "À la belle étoile", "sac_de_couchage": "Sac de couchage", "tente": "Tente",
