@@ -134,3 +134,21 @@ def test_aide_json_gives_each_label() -> None:
     assert monte["label"] == "Défenseur monté" and monte["rule"] == "R000.38"
     concentration = next(o for o in attack["options"] if o["name"] == "concentration")
     assert concentration["choice_labels"] == {"jet": "Au jet", "degats": "Aux dégâts"}
+
+
+def test_the_roles_of_every_rule_read_in_french() -> None:
+    """A rule's characters, one control each in the pages, are named from its help's words in
+    capitals (« SOIGNEUR [PATIENT] — … » → « Soigneur », « Patient »; « LOUP-GAROU » →
+    « Loup-garou »)."""
+    from jdr.core.declare import rule_roles, rules_of
+
+    found: list[str] = []
+    roles = 0
+    for sid in available():
+        system = get_system(sid)
+        for name, _ in rules_of(system):
+            for role, _required, _many in rule_roles(system, name):
+                roles += 1
+                found += problems(role.capitalize(), f"{sid} regle {name}", {})
+    assert roles > 20 and found == []
+    assert ("loup-garou", True, False) in rule_roles(get_system("cydonia"), "transformation")

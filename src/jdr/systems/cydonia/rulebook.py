@@ -171,14 +171,14 @@ _FIGHTING = (
     _spec("concentration", "PERSONNAGE — il passe son tour ; +2 au "
           "prochain jet ou aux dégâts par tour, 3 tours au plus ; attaqué, −6 à sa défense ; "
           "touché, tout est perdu (R000.36, A000.23).", rolls=False),
-    _spec("transformation", "LOUP_GAROU — sans jet, Transformation "
+    _spec("transformation", "LOUP-GAROU — sans jet, Transformation "
           "s'ajoute au Physique et à l'Agilité pendant autant de tours (R000.40, A000.28) ; les "
           "règles ne donnent pas de formule de PV : le gain de PV est celui du MJ (--opt pv=N), "
           "retiré au retour à la forme normale (ce qui peut laisser mourant).",
           (OptionSpec("pv", "int", "PV gagnés par le Physique accru (donnée du MJ)", 0, "A000.28",
                       lo=0, hi=1000,
                       label="PV gagnés"),), rolls=False),
-    _spec("detransformation", "LOUP_GAROU — fin de la transformation "
+    _spec("detransformation", "LOUP-GAROU — fin de la transformation "
           "avant son terme ; les PV gagnés sont retirés (R000.40, A000.28).", rolls=False),
 )
 
