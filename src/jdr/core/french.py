@@ -49,8 +49,8 @@ THIN = "\u202f"  # the narrow no-break space that groups thousands (« 10 000 »
 
 
 def number(value: int) -> str:
-    """An integer as a French text shows it: thousands grouped by a narrow no-break space from
-    1 000 on (« 20 000 », « −1 000 » written with the minus the command line reads: « -1 000 »)."""
+    """An integer as a French text shows it: from 1 000 on, thousands grouped by a narrow no-break
+    space (« 20 000 », « -1 000 »: the hyphen-minus the command line reads back)."""
     return f"{value:,}".replace(",", THIN) if abs(value) >= 1000 else str(value)
 
 
