@@ -243,6 +243,21 @@ def test_mj_target_and_message_stay_while_a_player_rolls(pages: dict[str, Any], 
     expect(error).to_be_visible()
     mj.click("#combat-message button.fermer")
     expect(error).to_have_count(0)
+    # the system's options read in French on a phone, each rule a hint beside its label: the
+    # accessible name is the label alone (issue 15, labels)
+    mj.set_viewport_size({"width": 375, "height": 800})
+    try:
+        expect(mj.get_by_label("Défenseur monté", exact=True)).to_be_visible()
+        expect(mj.get_by_label("Intention de tuer", exact=True)).to_be_visible()
+        hint = mj.locator("#attaque .etiquette", has_text="Défenseur monté").locator(".regle")
+        expect(hint).to_have_text("règle R000.38")
+        expect(mj.locator("#attaque")).not_to_contain_text("Defenseur monte")
+        expect(mj.locator(".nom-table small")).to_have_text("(Cydonia)")
+        wide = mj.evaluate("document.documentElement.scrollWidth")
+        assert wide <= 376, f"le panneau de combat déborde à 375 px ({wide})"
+        mj.locator("#attaque").screenshot(path=str(ARTIFACTS / "combat-labels-375.png"))
+    finally:
+        mj.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_example_system_in_the_pages(pages: dict[str, Any], http: httpx.Client,

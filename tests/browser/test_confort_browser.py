@@ -135,7 +135,7 @@ def test_my_tables_and_new_mj_link(browser: Any, server: str) -> None:
     page.goto(f"{first.url}/")
     tables = page.locator("#mes-tables li")
     expect(tables).to_have_count(2)
-    expect(tables.nth(0)).to_contain_text("joueur")
+    expect(tables.nth(0)).to_contain_text("joueur · Cydonia ·")  # the game's name, not its id
     expect(tables.nth(1)).to_contain_text("mj")
     tables.nth(1).locator("a").click()
     page.wait_for_url(f"{first.url}/tables/{first.table}")

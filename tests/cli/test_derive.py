@@ -5,6 +5,7 @@ who); a parameter added to a declaration becomes an option with no line of `cli/
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from typing import Any
@@ -69,9 +70,10 @@ def test_common_options_follow_the_declaration(kind: str) -> None:
 
 
 def test_help_reads_the_declaration() -> None:
-    check = " ".join(ok("test", "--help").out.split())
+    check = re.sub(r"[ \n]+", " ", ok("test", "--help").out)  # the narrow spaces kept
     assert "Seuil : un nombre ou un nom de l'échelle (facile, difficile…)." in check
-    assert "--bonus N Bonus (ou malus si négatif) du MJ, de -1000 à 1000." in check
+    assert "--bonus N Bonus (ou malus si négatif) du MJ, de -1\u202f000 à 1\u202f000." in check
+    assert "--seed GRAINE Graine (entier de 0 à 999\u202f999\u202f999)" in check
     assert "--contre FICHE[:COMPETENCE]" in check and "--opt CLE=VALEUR" in check
     attack = " ".join(ok("attaque", "--help").out.split())
     assert "ATTAQUANT <texte> Fiche ou nom de l'attaquant." in attack

@@ -86,7 +86,8 @@ def test_unknown_command_suggests() -> None:
 def test_invalid_value_is_french() -> None:
     usage_error(cli("roll", "1d6", "--seed", "abc"), "--seed", "« abc » n'est pas un nombre entier")
     usage_error(cli("roll", "1d6", "--seed", "1000000000"), "--seed", "trop long")
-    usage_error(cli("roll", "1d6", "--seed", "-1"), "--seed", "hors limites (autorisé : de 0 à 999999999)")
+    usage_error(cli("roll", "1d6", "--seed", "-1"), "--seed",
+                "hors limites (autorisé : de 0 à 999\u202f999\u202f999)")
 
 
 def test_control_characters_never_echoed_raw() -> None:

@@ -4,6 +4,7 @@ campaign's NPC group by its model, and the sweep (local and on Dask: the same fi
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ def test_json_matches_the_schema(files: tuple[Path, Path]) -> None:
     (["{h}", "contre", "inconnu.yaml"], "fiche introuvable"),
     (["{h}", "contre"], "le camp 2 est vide"),
     (["{h}", "{g}"], "le mot « contre »"),
-    (["{h}", "contre", "{g}", "--n", "0"], "--n : 0 hors limites (autorisé : de 1 à 1000000)"),
+    (["{h}", "contre", "{g}", "--n", "0"], "--n : 0 hors limites (autorisé : de 1 à 1\u202f000\u202f000)"),
     (["{h}", "contre", "{g}", "--n", "2000000"], "hors limites"),
     (["{h}", "contre", "{g}", "--tactique", "bourrin"], "tactique"),
     (["{h}", "contre", "{g}", "--graphique", "x.pdf"], "un fichier .png ou .svg"),
@@ -112,3 +113,21 @@ def test_sweep_local_and_dask_give_the_same_figures(files: tuple[Path, Path]) ->
     local = [play_point(t) for t in tasks]
     assert local == [p["simulation"] for p in data["points"]]  # the CLI's points: these tasks
     assert on_dask(tasks, None, processes=False) == local
+
+
+def test_help_of_n_seed_and_tactics_comes_from_the_declaration() -> None:
+    """`--n` and `--seed` are « simuler »'s declared `n` and `graine` (help, range, thousands
+    grouped); `--n` goes up to the engine's bound, the table stays at the declared one; the
+    tactics are the declared choices."""
+    from jdr.core.declare import ACTIONS
+    from jdr.sim.run import MAX_N
+
+    declared = ACTIONS["simuler"]
+    n, graine = declared.param("n"), declared.param("graine")
+    assert n is not None and graine is not None and n.hi == 20_000 and MAX_N == 1_000_000
+    text = re.sub(r"[ \n]+", " ", ok("simuler", "--help").out)  # not the narrow spaces
+    assert f"Nombre de combats : {n.help}, de 1 à 1\u202f000\u202f000." in text
+    assert "10\u202f000 par défaut" in n.help
+    assert f"Graine : {graine.help}, de 0 à 999\u202f999\u202f999." in text
+    tactics = [value for value, _ in declared.param("tactique1").choices]  # type: ignore[union-attr]
+    assert "faible, hasard ou prudente ;" in text and tactics == ["faible", "hasard", "prudente"]

@@ -64,7 +64,7 @@ async def test_mj_balances_the_encounter_players_are_refused(tmp_path: Path) -> 
                                      json={"params": {"camp1": ["Aldo"], "camp2": ["Gobelin"],
                                                       "n": 20_001}})
         assert too_many.status_code in (400, 422)
-        assert "20001 hors limites (autorisé : de 1 à 20000)" in too_many.text
+        assert "20001 hors limites (autorisé : de 1 à 20\u202f000)" in too_many.text
         schema = (await client.get("/api/openapi.json")).json()
         body = schema["components"]["schemas"]["SimulationBody"]["properties"]["params"]
         assert set(body["properties"]) == {"camp1", "camp2", "n", "tactique1", "tactique2", "graine"}

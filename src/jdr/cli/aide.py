@@ -26,8 +26,10 @@ def data(system_id: str) -> dict[str, Any]:
             name: {
                 "help": spec.help,
                 "dice": spec.dice,
-                "options": [{"name": o.name, "kind": o.kind, "default": o.default, "help": o.help,
-                             "rule": o.rule, "min": o.lo, "max": o.hi, "choices": list(o.choices)}
+                "options": [{"name": o.name, "label": o.title, "kind": o.kind, "default": o.default,
+                             "help": o.help, "rule": o.rule, "min": o.lo, "max": o.hi,
+                             "choices": list(o.choices),
+                             "choice_labels": {c: o.shown(c) for c in o.choices}}
                             for o in spec.options],
             }
             for name, spec in system.actions.items()

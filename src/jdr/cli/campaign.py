@@ -22,7 +22,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Sortie JSON (pour les scr
 FormatOpt = Annotated[str, typer.Option("--format",
     help="texte, forum (BBCode), discord (Markdown) ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
-SeedOpt = Annotated[str | None, typer.Option("--seed", help="Graine (0 à 999999999).")]
+SeedOpt = Annotated[str | None, typer.Option("--seed", help="Graine (0 à 999\u202f999\u202f999).")]
 DesOpt = Annotated[str | None, typer.Option("--des", help="Faces lancées à la main (ex. 8,6).")]
 
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from jdr.core.usecase import Workspace
 
 SEED_MAX = 999_999_999
+SEED_SHOWN = f"{SEED_MAX:,}".replace(",", "\u202f")  # thousands as `jdr.core.french.number` shows them
 KW = inspect.Parameter.KEYWORD_ONLY
 Values = dict[str, Any]
 
@@ -48,7 +49,7 @@ MJ_HELP = ("Dérogation du MJ aux règles du tour (hors de son tour, action de t
 COMMON: dict[str, tuple[str, str, str]] = {
     "des": ("--des", "FACES", "Faces lancées à la main, dans l'ordre des règles (ex. 8,6 ; 0 vaut "
             "10 sur un d10 ; voir jdr aide)."),
-    "seed": ("--seed", "GRAINE", f"Graine (entier de 0 à {SEED_MAX}) : jets reproductibles."),
+    "seed": ("--seed", "GRAINE", f"Graine (entier de 0 à {SEED_SHOWN}) : jets reproductibles."),
     "dry_run": ("--dry-run", "", "N'enregistre rien : ni fiche, ni journal."),
     "mj": ("--mj", "", MJ_HELP),
     "campagne": ("--campagne", "CAMPAGNE", "Campagne (fichier .jdr ou adresse "
@@ -108,7 +109,9 @@ def param_help(p: Param) -> str:
     characters it takes."""
     out = sentence(p.label, p.help)
     if p.kind == "int" and p.lo is not None and p.hi is not None:
-        out += f", de {p.lo} à {p.hi}"
+        from jdr.core.french import number
+
+        out += f", de {number(p.lo)} à {number(p.hi)}"
     if p.kind == "characters" and p.lo is not None and p.lo == p.hi:
         out += f" ({p.lo} exactement)"
     if p.kind == "options":

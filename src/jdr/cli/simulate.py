@@ -5,6 +5,7 @@ written (but the chart, when asked). numpy is imported only inside the command."
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -12,6 +13,8 @@ from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
+
+KW = inspect.Parameter.KEYWORD_ONLY
 
 HELP = ("Simule N combats de deux camps sur les vraies fiches : chances de victoire (intervalle à "
         "95 %), nuls, rounds, chute et mort de chacun. Exemple : jdr simuler nain.yaml elfe.yaml "
@@ -101,16 +104,12 @@ def simulate_cmd(
         metavar="A [B…] contre C [D…]", help="Les deux camps, séparés par « contre » : fichiers de "
         "fiche ou noms de la campagne ; NOM×N ou NOM*N pour N copies (un groupe de PNJ par son "
         "nom).")],
-    n: Annotated[str | None, typer.Option("--n", metavar="N", help="Nombre de combats "
-                                          "(10 000 par défaut, 1 000 000 au plus).")] = None,
-    seed: Annotated[str | None, typer.Option("--seed", metavar="GRAINE",
-                                             help="Graine : simulation reproductible.")] = None,
+    n: str | None = None,  # from the declaration (`signature`)
+    graine: str | None = None,  # from the declaration (`signature`)
     as_json: Annotated[bool, typer.Option("--json", help="Sortie JSON.")] = False,
     graphique: Annotated[str | None, typer.Option(
         "--graphique", metavar="F.png|F.svg", help="Écrit le graphique (PNG ou SVG).")] = None,
-    tactique: Annotated[list[str] | None, typer.Option(
-        "--tactique", metavar="TACTIQUE", help="faible, hasard ou prudente ; une pour les deux "
-        "camps, ou répétée : camp 1 puis camp 2.")] = None,
+    tactique: list[str] | None = None,  # its values from the declaration (`signature`)
     balayer: Annotated[str | None, typer.Option(
         "--balayer", metavar="NOM=A..B|NOM:chemin=A..B",
         help="Répète la simulation pour chaque valeur : nombre de copies, ou valeur de fiche.")] = None,
@@ -123,12 +122,13 @@ def simulate_cmd(
     """Simule un combat : qui gagne, en combien de rounds, sur les vraies fiches."""
     from jdr.campaign.workspace import workspace
     from jdr.errors import JdrError
+    from jdr.sim.params import bounds
     from jdr.sim.pick import refs_of, split_sides
     from jdr.sim.run import DEFAULT_N, MAX_N
 
-    count = _int(n, "--n", 1, MAX_N, DEFAULT_N)
+    count = _int(n, "--n", bounds("n")[0], MAX_N, DEFAULT_N)
     assert count is not None
-    number = _int(seed, "--seed", 0, 999_999_999, None)
+    number = _int(graine, "--seed", *bounds("graine"), None)
     if dask is not None and balayer is None:
         raise JdrError("--dask sert au balayage (--balayer)")
     with workspace(refs_of(split_sides(personnages)), campagne, write=False) as ws:
@@ -138,5 +138,50 @@ def simulate_cmd(
             _one(personnages, ws, count, number, tactique, as_json, graphique)
 
 
+def _words(values: list[str]) -> str:
+    return ", ".join(values[:-1]) + " ou " + values[-1] if len(values) > 1 else "".join(values)
+
+
+def signature() -> inspect.Signature:
+    """The command's parameters: `--n` and `--seed` are the declaration's `n` and `graine` (their
+    help and range; `--n` up to the engine's bound, `jdr.sim.run.MAX_N`, not the table's), the
+    tactics its choices; the others are the command line's own."""
+    from jdr.cli.derive import parameter
+    from jdr.core.declare import ACTIONS
+    from jdr.sim.run import MAX_N
+
+    action = ACTIONS["simuler"]
+    declared = {p.name: p for p in action.params}
+    tactics = [value for value, _ in declared["tactique1"].choices]
+    derived = {
+        "n": parameter(declared["n"]._replace(hi=MAX_N)),
+        "graine": parameter(declared["graine"]),
+        "tactique": inspect.Parameter("tactique", KW, default=None, annotation=Annotated[
+            list[str] | None, typer.Option("--tactique", metavar="TACTIQUE", help=(
+                f"{_words(tactics)} ; une pour les deux camps, ou répétée : camp 1 puis camp 2."))]),
+    }
+    own = inspect.signature(simulate_cmd, eval_str=True).parameters.values()
+    return inspect.Signature([derived.get(p.name, p.replace(kind=KW)) for p in own])
+
+
+class Command:
+    """`jdr simuler` as typer builds it: its signature read from the declaration the first time
+    typer asks for it (`jdr lancer` builds only its own command, and reads none of this)."""
+
+    def __init__(self) -> None:
+        self.__annotations__: dict[str, Any] = {}  # what typing.get_type_hints reads
+        self.__name__ = self.__qualname__ = "simuler"
+        self._signature: inspect.Signature | None = None
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        if self._signature is None:
+            self._signature = signature()
+        return self._signature
+
+    def __call__(self, **values: Any) -> None:
+        simulate_cmd(**values)
+
+
 def register(app: Any) -> None:
-    app.command("simuler", help=HELP)(simulate_cmd)
+    app.command("simuler", help=HELP)(Command())

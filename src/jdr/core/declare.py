@@ -211,12 +211,13 @@ ACTIONS: dict[str, ActionDef] = {a.kind: a for a in (
                        "N copies"),
                NAMES._replace(name="camp2", label="Camp 2", help="ses combattants ; NOM×N pour "
                        "N copies"),
-               Param("n", "int", "Nombre de combats", "de 1 à 20 000 (10 000 par défaut)",
+               # the table's bound (`jdr simuler` takes the engine's own, `jdr.sim.run.MAX_N`)
+               Param("n", "int", "Nombre de combats", "10\u202f000 par défaut", cli="--n",
                      lo=1, hi=20_000),
                Param("tactique1", "choice", "Tactique du camp 1", "", choices=TACTICS),
                Param("tactique2", "choice", "Tactique du camp 2", "", choices=TACTICS),
-               Param("graine", "int", "Graine", "facultative : la même simulation à chaque fois",
-                     lo=0, hi=999_999_999)),
+               Param("graine", "int", "Graine", "la même simulation à chaque fois (facultative)",
+                     cli="--seed", metavar="GRAINE", lo=0, hi=999_999_999)),
               who="mj", rolls=False, journaled=False, tool=True),
 )}
 
@@ -373,6 +374,8 @@ def action_schema(kind: str) -> dict[str, Any]:
 
 
 def _param_schema(p: Param) -> dict[str, Any]:
+    from jdr.core.french import number
+
     desc = f"{p.label} : {p.help}" if p.help else p.label
     if p.kind == "characters":
         return {"type": "array", "items": {"type": "string"}, "description": desc}
@@ -380,8 +383,8 @@ def _param_schema(p: Param) -> dict[str, Any]:
         return {"type": "boolean", "description": desc}
     if p.kind == "int":
         schema: dict[str, Any] = {"type": ["string", "integer"], "description": desc}
-        if p.lo is not None:
-            schema["description"] += f" (de {p.lo} à {p.hi})"
+        if p.lo is not None and p.hi is not None:
+            schema["description"] += f" (de {number(p.lo)} à {number(p.hi)})"
         return schema
     if p.kind == "options":
         return {"type": "object", "additionalProperties": {"type": "string"}, "description": desc}

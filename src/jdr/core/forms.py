@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from jdr.core.declare import ACTIONS, ActionDef, Param, rule_roles, rules_of
+from jdr.core.french import number
 
 if TYPE_CHECKING:
     from jdr.core.declare import Source
@@ -38,6 +39,7 @@ class Field:
     rule: str = ""
     refresh: bool = False          # changing it changes other lists: the form is asked again
     sub: Field | None = None       # an opponent's skill, beside the opponent
+    empty: str = ""                # the words of a list's empty choice (« — par défaut : Non — »)
 
 
 @dataclass
@@ -191,6 +193,9 @@ def _dependents(name: str) -> tuple[str, ...]:
     return tuple(p.name for a in ACTIONS.values() for p in a.params if name in p.depends)
 
 
+YES_NO = [("oui", "Oui"), ("non", "Non")]
+
+
 def _option_fields(system: GameSystem[Any], action: str, params: Mapping[str, Any]) -> list[Field]:
     """The system's own options of this action (`--opt cle=valeur`), each its own control."""
     spec = system.actions.get(action)
@@ -201,13 +206,16 @@ def _option_fields(system: GameSystem[Any], action: str, params: Mapping[str, An
     out = []
     for o in spec.options:
         kind = {"int": "int", "choice": "select", "bool": "select"}.get(o.kind, "text")
-        choices = [("oui", "oui"), ("non", "non")] if o.kind == "bool" else [(c, c) for c in o.choices]
+        choices = YES_NO if o.kind == "bool" else [(c, o.shown(c)) for c in o.choices]
         default = "" if o.default is None else (
-            ("oui" if o.default else "non") if isinstance(o.default, bool) else str(o.default))
-        help_text = o.help + (f" (défaut : {default})" if default else "")
+            ("Oui" if o.default else "Non") if isinstance(o.default, bool)
+            else number(o.default) if isinstance(o.default, int) else o.shown(str(o.default)))
+        help_text = o.help + (f" (défaut : {default.lower() if o.kind == 'bool' else default})"
+                              if default else "")
         # a value is sent only when chosen: the default stays the system's own
-        out.append(Field(f"opt.{o.name}", kind, o.name.replace("_", " ").capitalize(), help_text,
-                         given.get(o.name), choices, False, False, o.lo, o.hi, o.rule))
+        out.append(Field(f"opt.{o.name}", kind, o.title, help_text, given.get(o.name), choices,
+                         False, False, o.lo, o.hi, o.rule,
+                         empty=f"— par défaut : {default} —" if default else ""))
     return out
 
 

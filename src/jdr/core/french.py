@@ -43,6 +43,17 @@ def sheet_genre(model: Any) -> Genre:
         return None
 
 
+# ------------------------------------------------------------------ numbers
+
+THIN = "\u202f"  # the narrow no-break space that groups thousands (« 10 000 »)
+
+
+def number(value: int) -> str:
+    """An integer as a French text shows it: from 1 000 on, thousands grouped by a narrow no-break
+    space (« 20 000 », « -1 000 »: the hyphen-minus the command line reads back)."""
+    return f"{value:,}".replace(",", THIN) if abs(value) >= 1000 else str(value)
+
+
 # ------------------------------------------------------------------ elision
 
 _VOWELS = set("aeiouy")

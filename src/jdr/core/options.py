@@ -1,7 +1,9 @@
 """Options declared by each system, per action, and parsed once here (`--opt cle=valeur`).
 
 A system declares what each of its actions accepts (`ActionSpec`): options with their type,
-default, French help and rule id, and the order in which `--des` faces are consumed. Core parses
+default, French label and help, rule id, and the order in which `--des` faces are consumed. The
+label is what a person reads (« Défenseur monté »), the name what the command line types
+(`defenseur_monte`); a closed list's values are the data, each with its own French label. Core parses
 `--opt` once for every system: one yes/no vocabulary, integers within their range, a choice among
 names, and an unknown key refused with the closest names.
 """
@@ -27,7 +29,9 @@ OptionValue = bool | int | str
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One `--opt` key an action reads."""
+    """One `--opt` key an action reads: `name` is typed (`--opt defenseur_monte=oui`), `label`
+    is read (« Défenseur monté », in the pages' forms and `jdr aide`), `labels` are the French
+    words of each of `choices`, in their order (the values stay the data)."""
 
     name: str
     kind: OptionKind
@@ -37,24 +41,46 @@ class OptionSpec:
     lo: int | None = None
     hi: int | None = None
     choices: tuple[str, ...] = ()
+    label: str = ""
+    labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.labels and len(self.labels) != len(self.choices):
+            raise ValueError(f"option {self.name} : {len(self.labels)} libellés pour "
+                             f"{len(self.choices)} valeurs")
+
+    def shown(self, value: str) -> str:
+        """The French label of one of `choices` (the value itself when it has none)."""
+        if value in self.choices and len(self.labels) == len(self.choices):
+            return self.labels[self.choices.index(value)]
+        return value
+
+    @property
+    def title(self) -> str:
+        """The label a person reads (the name in words when a system gave none)."""
+        return self.label or self.name.replace("_", " ").capitalize()
 
     def describe(self) -> str:
-        """French one-liner for `jdr aide`."""
+        """French one-liner for `jdr aide`: the name typed, the label, the values allowed."""
+        from jdr.core.french import number
+
         if self.kind == "bool":
             kind = "oui/non"
         elif self.kind == "int":
-            lo = "" if self.lo is None else str(self.lo)
-            hi = "" if self.hi is None else str(self.hi)
+            lo = "" if self.lo is None else number(self.lo)
+            hi = "" if self.hi is None else number(self.hi)
             kind = f"entier {lo}…{hi}" if lo or hi else "entier"
         elif self.kind == "choice":
-            kind = "|".join(self.choices)
+            kind = "|".join(c if normalize(self.shown(c)) == normalize(c) else f"{c} = {self.shown(c)}"
+                            for c in self.choices)
         else:
             kind = "texte"
         default = ""
         if self.default is not None:
-            shown = ("oui" if self.default else "non") if isinstance(self.default, bool) else self.default
+            shown = (("oui" if self.default else "non") if isinstance(self.default, bool)
+                     else number(self.default) if isinstance(self.default, int) else self.default)
             default = f", défaut {shown}"
-        return f"{self.name} ({kind}{default}) : {self.help}"
+        return f"{self.name} — {self.title} ({kind}{default}) : {self.help}"
 
     def parse(self, raw: str) -> OptionValue:
         """The typed value of `raw`, or a French error naming the option and what is allowed."""
@@ -97,8 +123,12 @@ def parse_int(text: str, where: str, lo: int | None = None, hi: int | None = Non
         raise RuleError(f"{where} : nombre trop long (au plus {MAX_INT_DIGITS} chiffres)")
     number = int(value)
     if (lo is not None and number < lo) or (hi is not None and number > hi):
-        allowed = (f"de {lo} à {hi}" if lo is not None and hi is not None
-                   else f"au moins {lo}" if lo is not None else f"au plus {hi}")
+        from jdr.core.french import number as shown
+
+        if lo is not None and hi is not None:
+            allowed = f"de {shown(lo)} à {shown(hi)}"
+        else:
+            allowed = f"au moins {shown(lo)}" if lo is not None else f"au plus {shown(hi or 0)}"
         raise RuleError(f"{where} : {number} hors limites (autorisé : {allowed})")
     return number
 

@@ -248,6 +248,15 @@ class GameSystem(Generic[S]):
     # every state `state` may give (`jdr.core.french.STATES` words them, agreed by genre)
     states: tuple[str, ...] = ("debout",)
 
+    @property
+    def short_title(self) -> str:
+        """The game's name, as a page header or a list shows it: its title up to the first
+        « : », « — » or « ( » (« Cydonia : caractéristique + compétence + 1d10 » → « Cydonia »)."""
+        head = self.title
+        for cut in (" : ", " — ", " ("):
+            head = head.split(cut, 1)[0]
+        return head.strip() or self.id
+
     def _unsupported(self, what: str) -> RuleError:
         return RuleError(f"le système « {self.id} » ne prend pas en charge {what}")
 

@@ -1,5 +1,6 @@
 """The simulator from its declaration's `params` (`jdr.core.declare`, « simuler »): what the
-table's page and its API send. Bounded: at most `WEB_MAX_N` fights, refused at once above."""
+table's page and its API send. Bounded as declared: at most `n`'s `hi` fights (20 000), refused at
+once above; the seed within `graine`'s range."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import Any
 from jdr.errors import JdrError
 from jdr.sim.summary import Simulation
 
-WEB_MAX_N = 20_000
 WEB_SCALAR_MAX = 1_000  # fights played one by one (rules that do not compile) on the table
 
 
@@ -32,8 +32,19 @@ def _int(params: Mapping[str, Any], key: str, lo: int, hi: int, default: int | N
     if value is None or value == "":
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise JdrError(f"« {key} » : un nombre entier de {lo} à {hi}")
+        from jdr.core.french import number
+
+        raise JdrError(f"« {key} » : un nombre entier de {number(lo)} à {number(hi)}")
     return parse_int(str(value), f"« {key} »", lo, hi)
+
+
+def bounds(name: str) -> tuple[int, int]:
+    """The range of one parameter of « simuler », as declared."""
+    from jdr.core.declare import ACTIONS
+
+    p = ACTIONS["simuler"].param(name)
+    assert p is not None and p.lo is not None and p.hi is not None
+    return p.lo, p.hi
 
 
 def checked(params: Mapping[str, Any]) -> tuple[list[str], list[str], int, int | None, list[str]]:
@@ -46,9 +57,10 @@ def checked(params: Mapping[str, Any]) -> tuple[list[str], list[str], int, int |
     unknown = sorted(set(params) - allowed)
     if unknown:
         raise JdrError("simuler : " + unknown_name_message("paramètre", str(unknown[0])[:40], allowed))
-    n = _int(params, "n", 1, WEB_MAX_N, min(DEFAULT_N, WEB_MAX_N))
+    lo, hi = bounds("n")
+    n = _int(params, "n", lo, hi, min(DEFAULT_N, hi))
     assert n is not None
-    seed = _int(params, "graine", 0, 999_999_999, None)
+    seed = _int(params, "graine", *bounds("graine"), None)
     tactics = [str(params.get(k) or "faible") for k in ("tactique1", "tactique2")]
     return _names(params, "camp1", 1), _names(params, "camp2", 2), n, seed, tactics
 

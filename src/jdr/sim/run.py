@@ -19,7 +19,9 @@ Progress = Callable[[int], None]
 
 def check_n(n: int, top: int = MAX_N) -> int:
     if not 1 <= n <= top:
-        raise JdrError(f"--n : {n} combats hors limites (autorisé : de 1 à {top:,})".replace(",", " "))
+        from jdr.core.french import number
+
+        raise JdrError(f"--n : {n} combats hors limites (autorisé : de 1 à {number(top)})")
     return n
 
 

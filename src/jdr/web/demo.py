@@ -37,12 +37,12 @@ def sheets_of(system_id: str) -> list[str]:
 
 def build(server: Any, base: str) -> dict[str, dict[str, str]]:
     """Every table, its characters, its player: {system: {nom, mj, joueur}}."""
-    from jdr.core.registry import available
+    from jdr.core.registry import available, get_system
     from jdr.core.sheet import SheetDocument
 
     links: dict[str, dict[str, str]] = {}
     for system_id in available():
-        made = server.create_table(f"Démo {system_id}", system_id)
+        made = server.create_table(f"Démo {get_system(system_id).short_title}", system_id)
         caller = server.authenticate(made["jeton"], made["id"])
         token, _member = server.invite(caller, "joueur", PLAYER)
         with caller.campaign.transaction() as tx:
@@ -91,7 +91,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _port(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"« {text[:20]} » : un nombre de 1 à 65535")
+        raise argparse.ArgumentTypeError(f"« {text[:20]} » : un nombre de 1 à 65\u202f535")
     return int(text)
 
 

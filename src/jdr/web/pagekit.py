@@ -29,12 +29,15 @@ ROLE_TEXT = {"mj": "MJ", "joueur": "joueur", "spectateur": "spectateur"}
 def environment() -> Any:
     from jinja2 import Environment, PackageLoader, select_autoescape
 
+    from jdr.core.french import number
+
     env = Environment(loader=PackageLoader("jdr.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["pourcent"] = percent
     env.filters["de_avant"] = de_before
     env.filters["plie"] = fold_text
     env.filters["trois_parts"] = three_shares
+    env.filters["nombre"] = number
     env.globals["ROLE_TEXT"] = ROLE_TEXT
     return env
 
@@ -160,4 +163,5 @@ def csrf_of(request: Request, table_id: int) -> str:
 def page_context(request: Request, caller: Caller, active: str) -> dict[str, Any]:
     campaign = caller.campaign
     return {"request": request, "caller": caller, "table": campaign, "active": active,
-            "systeme": campaign.system_id, "csrf": csrf_of(request, campaign.id)}
+            "systeme": campaign.system_id, "systeme_nom": campaign.system.short_title,
+            "systeme_titre": campaign.system.title, "csrf": csrf_of(request, campaign.id)}

@@ -150,13 +150,17 @@ def latest_views(caller: Any, before: int | None = None) -> tuple[list[dict[str,
 # ------------------------------------------------------------------ home and entry
 
 
+def _systems() -> list[Any]:
+    """The installed systems, as the list of the home page shows them (value: the id)."""
+    from jdr.core.registry import available, get_system
+
+    return [get_system(sid) for sid in available()]
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    from jdr.core.registry import available
-
     server = server_of(request)
-    return render("accueil.html", request=request, systemes=available(),
-                  admin=not server.loopback)
+    return render("accueil.html", request=request, systemes=_systems(), admin=not server.loopback)
 
 
 @router.post("/creer", response_class=HTMLResponse)
@@ -174,7 +178,7 @@ async def create(request: Request) -> HTMLResponse:
         made = await run_in_threadpool(server.create_table, name, system)
     except (ApiError, JdrError) as exc:
         return render("accueil.html", status=failure(exc).status, request=request,
-                      systemes=available(), admin=not server.loopback, erreur=failure(exc).message,
+                      systemes=_systems(), admin=not server.loopback, erreur=failure(exc).message,
                       nom=name)
     link = f"{request.base_url}table/{made['id']}#jeton={made['jeton']}"
     response = render("creee.html", request=request, table=made, lien=link)

@@ -158,7 +158,7 @@ def test_R003_02_encaisser_needs_an_amount_and_a_pool(make_sheet: Make) -> None:
     refused(lambda: rule("encaisser", with_health(make_sheet)), "--opt sante=N")
     refused(lambda: rule("encaisser", make_sheet(), sante="3"), "pas de Santé",
             "secondaires.sante")
-    refused(lambda: rule("encaisser", with_health(make_sheet), sante="1001"), "1000")
+    refused(lambda: rule("encaisser", with_health(make_sheet), sante="1001"), "de 0 à 1\u202f000")
 
 
 def test_R003_02_recuperer_up_to_the_maximum_not_the_dead(make_sheet: Make) -> None:

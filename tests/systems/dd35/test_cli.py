@@ -117,7 +117,7 @@ def test_options_come_from_the_core(sheets: tuple[Path, Path, Path]) -> None:
     run = cli("duel", a, b)
     assert run.code == 2 and "ne joue pas l'action « duel »" in run.err
     aide = ok("aide", "dd35").out
-    assert "naturel_1_rate (oui/non, défaut oui)" in aide and "ordre des dés" in aide
+    assert "naturel_1_rate — Un 1 naturel rate (oui/non, défaut oui)" in aide and "ordre des dés" in aide
 
 
 def test_attack_updates_the_defender_and_keeps_comments(sheets: tuple[Path, Path, Path]) -> None:

@@ -97,6 +97,8 @@ def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
 
 DEFAULT = CydConfig()
 _DIE = tables.DIE_CHOICES
+_DIE_LABELS = tuple("1" + die for die in _DIE)  # d10 → « 1d10 »
+_ATTRIBUTE_LABELS = tuple(tables.ATTRIBUTE_LABELS[a] for a in tables.ATTRIBUTES)
 
 # ------------------------------------------------------------------ declared options
 
@@ -104,54 +106,75 @@ _PREDILECTION = (
     OptionSpec("predilection", "bool", "relancer le dé grâce à la prédilection de la compétence "
                "(une fois par séance), décidé d'avance ; sans cette option, la question est posée "
                "après le jet (non : pas de question) ; --choix 1|2 garde l'un des deux "
-               "résultats, sinon la question, ou le meilleur", False, "R003.04"),
+               "résultats, sinon la question, ou le meilleur", False, "R003.04",
+               label="Prédilection"),
     OptionSpec("premier_jet", "int", "prédilection après un jet déjà fait à la table : la face "
-               "de ce premier jet (seule la relance est lancée)", None, "R003.04", 1, 20),
+               "de ce premier jet (seule la relance est lancée)", None, "R003.04", 1, 20,
+               label="Premier jet (face)"),
 )
 _AGAINST = (
     OptionSpec("opposition", "choice", "avec --contre : active (les deux lancent) ou passive "
                "(le seuil est la Capacité adverse)", "active", "A003.03",
-               choices=("active", "passive")),
+               choices=("active", "passive"),
+               label="Opposition", labels=("Active", "Passive")),
     OptionSpec("de_adverse", "choice", "dé de l'adversaire avec --contre", DEFAULT.opponent_die,
-               "A003.05", choices=_DIE),
+               "A003.05", choices=_DIE,
+               label="Dé de l'adversaire", labels=_DIE_LABELS),
     OptionSpec("carac_adverse", "choice", "attribut de l'adversaire (sinon son attribut usuel "
                "pour la compétence, ou celui de l'acteur)", None, "A003.18",
-               choices=tables.ATTRIBUTES),
+               choices=tables.ATTRIBUTES,
+               label="Attribut de l'adversaire", labels=_ATTRIBUTE_LABELS),
 )
 _COOPERATION = (
     OptionSpec("aides", "text", "coopération : valeurs de compétence des aides, ex. 3,5",
-               None, "R003.18"),
+               None, "R003.18",
+               label="Aides (valeurs de compétence)"),
     OptionSpec("table_cooperation", "text", "table de bonus de coopération (compétence "
-               "minimale:bonus), ex. 1:1,5:2 ; vide par défaut", None, "A003.09"),
+               "minimale:bonus), ex. 1:1,5:2 ; vide par défaut", None, "A003.09",
+               label="Table de coopération"),
 )
 _CHECK_ONLY = (
     OptionSpec("duree", "text", "action longue : durée moyenne, ex. 4h (avec --seuil)",
-               None, "R003.19"),
+               None, "R003.19",
+               label="Durée de l'action"),
     OptionSpec("action", "text", "nom de l'action, pour la règle de la nouvelle tentative "
-               "(par défaut : la compétence)", None, "R003.17"),
+               "(par défaut : la compétence)", None, "R003.17",
+               label="Nom de l'action"),
     OptionSpec("circonstances", "choice", "changees : le MJ constate que les circonstances ont "
                "changé, une action échouée peut être retentée", "inchangees", "D-003.16",
-               choices=("changees", "inchangees")),
+               choices=("changees", "inchangees"),
+               label="Circonstances", labels=("Changées", "Inchangées")),
     OptionSpec("retente", "choice", "règle de la nouvelle tentative : bloquer, avertir ou "
-               "ignorer", DEFAULT.retry, "D-003.16", choices=tables.RETRY_MODES),
+               "ignorer", DEFAULT.retry, "D-003.16", choices=tables.RETRY_MODES,
+               label="Nouvelle tentative", labels=("Bloquer", "Avertir", "Ignorer")),
 )
 _DUEL = (
-    OptionSpec("competence", "text", "compétence des deux camps", None, "R003.20"),
-    OptionSpec("competence_a", "text", "compétence du premier (sinon competence)", None, "R003.20"),
+    OptionSpec("competence", "text", "compétence des deux camps", None, "R003.20",
+               label="Compétence des deux camps"),
+    OptionSpec("competence_a", "text", "compétence du premier (sinon competence)", None, "R003.20",
+               label="Compétence du premier"),
     OptionSpec("competence_b", "text", "compétence du second (sinon celle du premier)",
-               None, "R003.20"),
+               None, "R003.20",
+               label="Compétence du second"),
     OptionSpec("attributs", "text", "attribut(s) du premier par manche, ex. adresse,adresse,"
-               "puissance (le dernier reste)", None, "E003.05"),
-    OptionSpec("attributs_b", "text", "attribut(s) du second par manche", None, "E003.05"),
-    OptionSpec("de", "choice", "dé choisi par les deux camps", None, "D-003.20", choices=_DIE),
+               "puissance (le dernier reste)", None, "E003.05",
+               label="Attributs du premier"),
+    OptionSpec("attributs_b", "text", "attribut(s) du second par manche", None, "E003.05",
+               label="Attributs du second"),
+    OptionSpec("de", "choice", "dé choisi par les deux camps", None, "D-003.20", choices=_DIE,
+               label="Dé des deux camps", labels=_DIE_LABELS),
     OptionSpec("de_a", "choice", "dé choisi par le premier (sinon de)", None, "D-003.20",
-               choices=_DIE),
+               choices=_DIE,
+               label="Dé du premier", labels=_DIE_LABELS),
     OptionSpec("de_b", "choice", "dé choisi par le second (sinon de)", None, "D-003.20",
-               choices=_DIE),
+               choices=_DIE,
+               label="Dé du second", labels=_DIE_LABELS),
     OptionSpec("victoires", "int", "manches à gagner (règle provisoire)", DEFAULT.duel_wins,
-               "A003.11", 1, tables.DUEL_WINS_MAX),
+               "A003.11", 1, tables.DUEL_WINS_MAX,
+               label="Manches à gagner"),
     OptionSpec("manches_max", "int", "nombre maximal de manches", DEFAULT.duel_max_rounds,
-               "A003.11", 1, tables.DUEL_ROUNDS_MAX),
+               "A003.11", 1, tables.DUEL_ROUNDS_MAX,
+               label="Manches au plus"),
 )
 
 _CHECK_DICE = (
@@ -166,40 +189,53 @@ _CHECK_DICE = (
 
 _COOPERATION_RULE = (
     OptionSpec("competence", "text", "compétence du meneur, et celle dont la valeur de chaque "
-               "aide donne son bonus", None, "R003.18"),
+               "aide donne son bonus", None, "R003.18",
+               label="Compétence du meneur"),
     OptionSpec("carac", "choice", "attribut du meneur (sinon l'attribut usuel de la compétence)",
-               None, "A003.18", choices=tables.ATTRIBUTES),
+               None, "A003.18", choices=tables.ATTRIBUTES,
+               label="Attribut du meneur", labels=_ATTRIBUTE_LABELS),
     OptionSpec("seuil", "text", "seuil de difficulté (nombre ou nom : facile, moyenne, ...)",
-               None, "R003.11"),
+               None, "R003.11",
+               label="Seuil de difficulté"),
     OptionSpec("de", "choice", "dé choisi par le meneur (obligatoire)", None, "D-003.20",
-               choices=_DIE),
-    OptionSpec("bonus", "int", "bonus ou malus du MJ", 0, "R003.06", -100, 100),
+               choices=_DIE,
+               label="Dé du meneur", labels=_DIE_LABELS),
+    OptionSpec("bonus", "int", "bonus ou malus du MJ", 0, "R003.06", -100, 100,
+               label="Bonus du MJ"),
     OptionSpec("choix", "int", "avec la prédilection : garder le résultat 1 ou 2", None,
-               "R003.04", 1, 2),
+               "R003.04", 1, 2,
+               label="Résultat gardé"),
     *_PREDILECTION,
     _COOPERATION[1],
     *_CHECK_ONLY,
 )
 _POOLS_LOST = (
     OptionSpec("sante", "int", "points de Santé perdus (montant du MJ)", None, "R003.02", 0,
-               tables.POOL_CHANGE_MAX),
+               tables.POOL_CHANGE_MAX,
+               label="Santé perdue"),
     OptionSpec("psyche", "int", "points de Psyché perdus (montant du MJ)", None, "R003.02", 0,
-               tables.POOL_CHANGE_MAX),
+               tables.POOL_CHANGE_MAX,
+               label="Psyché perdue"),
 )
 _POOLS_REGAINED = (
     OptionSpec("sante", "int", "points de Santé regagnés (montant du MJ, jusqu'au maximum)",
-               None, "R003.02", 0, tables.POOL_CHANGE_MAX),
+               None, "R003.02", 0, tables.POOL_CHANGE_MAX,
+               label="Santé regagnée"),
     OptionSpec("psyche", "int", "points de Psyché regagnés (montant du MJ, jusqu'au maximum)",
-               None, "R003.02", 0, tables.POOL_CHANGE_MAX),
+               None, "R003.02", 0, tables.POOL_CHANGE_MAX,
+               label="Psyché regagnée"),
 )
 _MOVE = (
     OptionSpec("tours", "int", "nombre de tours de jeu (6 secondes chacun)", None, "R003.23", 1,
-               tables.MOVE_TURNS_MAX),
+               tables.MOVE_TURNS_MAX,
+               label="Tours de jeu"),
     OptionSpec("distance", "int", "distance à parcourir, en mètres", None, "R003.02", 1,
-               tables.MOVE_METRES_MAX),
+               tables.MOVE_METRES_MAX,
+               label="Distance (mètres)"),
 )
 _SIMPLE = (
-    OptionSpec("action", "text", "ce que fait le personnage", None, "A003.08"),
+    OptionSpec("action", "text", "ce que fait le personnage", None, "A003.08",
+               label="Action"),
 )
 
 RULES: dict[str, ActionSpec] = {

@@ -54,32 +54,42 @@ _ATTACK_DICE = (
 
 WAKE_TURN = OptionSpec(
     "tour", "int", "jet de réveil : n° de la tentative n (1 au premier tour après le tour perdu) ; "
-    "difficulté = dégâts − n", 1, "D-000.49", lo=1, hi=1000)
+    "difficulté = dégâts − n", 1, "D-000.49", lo=1, hi=1000,
+    label="Tentative de réveil")
 
 ATTACK_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("monte", "bool", "attaquant monté : + Équitation à l'attaque, +5 à la localisation",
-               False, "R000.38"),
+               False, "R000.38",
+               label="Attaquant monté"),
     OptionSpec("defenseur_monte", "bool",
                "défenseur monté : Agilité + Équitation + 1d10 au lieu de l'Esquive (sauf bouclier), "
-               "−5 à la localisation", False, "R000.38"),
+               "−5 à la localisation", False, "R000.38",
+               label="Défenseur monté"),
     OptionSpec("immateriel", "bool",
-               "attaque immatérielle : le défenseur oppose sa Résistance Physique", False, "R000.24"),
-    OptionSpec("zone", "bool", "attaque à large zone d'effet : Esquive seulement", False, "R000.24"),
+               "attaque immatérielle : le défenseur oppose sa Résistance Physique", False, "R000.24",
+               label="Attaque immatérielle"),
+    OptionSpec("zone", "bool", "attaque à large zone d'effet : Esquive seulement", False, "R000.24",
+               label="Attaque de zone"),
     OptionSpec("morsure", "bool", "morsure de loup-garou : −6 à l'attaque, dégâts PHY+2d10",
-               False, "R000.40"),
+               False, "R000.40",
+               label="Morsure de loup-garou"),
     OptionSpec("letal", "bool",
-               "intention de tuer : pas de jet d'assommement sur un coup à la tête", False, "A000.29"),
+               "intention de tuer : pas de jet d'assommement sur un coup à la tête", False, "A000.29",
+               label="Intention de tuer"),
     OptionSpec("concentration", "choice",
                "dépense la concentration accumulée de l'attaquant : +2 par tour au jet ou aux dégâts",
-               None, "R000.36", choices=("jet", "degats")),
+               None, "R000.36", choices=("jet", "degats"),
+               label="Concentration dépensée", labels=("Au jet", "Aux dégâts")),
     OptionSpec("choix", "int", "compétence experte de l'attaquant : le dé gardé, donné d'avance "
                "(sinon demandé une fois les dés montrés ; par défaut le meilleur)", None, "R000.17",
-               lo=1, hi=2),
+               lo=1, hi=2,
+               label="Dé gardé d'avance"),
 )
 
 REPUTATION_BONUS = OptionSpec(
     "reputation", "bool", "joue sa réputation : + la valeur absolue de son niveau à un jet de "
-    "Charisme", False, "R000.49")
+    "Charisme", False, "R000.49",
+    label="Jouer sa réputation")
 
 ACTIONS: dict[str, ActionSpec] = {
     "check": ActionSpec(
@@ -112,7 +122,8 @@ ACTIONS: dict[str, ActionSpec] = {
     "initiative": ActionSpec(
         "initiative",
         "Agilité + Sensoriel, sans dé (R000.21) ; égalité : la plus haute Chance, puis 1d10.",
-        (OptionSpec("de", "bool", "variante : ajoute 1d10 à l'initiative", False, "A000.04"),),
+        (OptionSpec("de", "bool", "variante : ajoute 1d10 à l'initiative", False, "A000.04",
+                    label="Ajouter 1d10 (variante)"),),
         "aucun dé, sauf avec --opt de=oui (1d10 par personnage, dans l'ordre des fiches) ; puis "
         "les départages : 1d10 par personnage encore à égalité, dans l'ordre des fiches",
     ),
@@ -120,7 +131,8 @@ ACTIONS: dict[str, ActionSpec] = {
         "duel",
         "Duel jusqu'à ce que l'un soit mourant ou mort : initiative, puis chacun attaque à son "
         "tour avec son arme principale ; un assommé tente de se réveiller (D-000.49).",
-        (OptionSpec("tours", "int", "nombre de tours au plus", 50, lo=1, hi=200),),
+        (OptionSpec("tours", "int", "nombre de tours au plus", 50, lo=1, hi=200,
+                    label="Tours au plus"),),
         "l'initiative (comme jdr initiative), puis, tour après tour et dans l'ordre d'initiative, "
         "le jet de réveil 1d10 d'un assommé, puis chaque attaque comme jdr attaque",
     ),

@@ -302,8 +302,8 @@ def concentrate(request: Request) -> Outcome:
 
 # ------------------------------------------------------------------ transformation (R000.40)
 
-TRANSFORM = "transformation LOUP_GAROU [--opt pv=N]"
-UNTRANSFORM = "detransformation LOUP_GAROU"
+TRANSFORM = "transformation LOUP-GAROU [--opt pv=N]"
+UNTRANSFORM = "detransformation LOUP-GAROU"
 
 
 def transform(request: Request) -> Outcome:

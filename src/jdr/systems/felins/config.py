@@ -82,22 +82,29 @@ def config_from(options: Options, base: FelinsConfig = DEFAULT) -> FelinsConfig:
 
 # ------------------------------------------------------------------ declared options
 
+_DEGREES = ("nulle", "partielle", "complete")
+_DEGREE_LABELS = ("Nulle", "Partielle", "Complète")
 MARGIN = OptionSpec(
     "marge", "choice", "marge de réussite comptée en lignes de l'échelle (2 points) ou en "
-    "points bruts", default="lignes", rule="A004.02", choices=("lignes", "points"))
+    "points bruts", default="lignes", rule="A004.02", choices=("lignes", "points"),
+    label="Marge de réussite", labels=("En lignes de l'échelle", "En points bruts"))
 VOLUNTARY = OptionSpec(
     "echec_volontaire", "bool", "le joueur rate exprès : l'action échoue, aucun dé lancé",
-    default=False, rule="R004.17")
+    default=False, rule="R004.17",
+    label="Échec volontaire")
 PROTECTION = OptionSpec(
     "protection", "choice", "protection du défenseur : seuil pour toucher +0, +1 ou +2",
-    default="nulle", rule="R004.25", choices=("nulle", "partielle", "complete"))
+    default="nulle", rule="R004.25", choices=_DEGREES,
+    label="Protection du défenseur", labels=_DEGREE_LABELS)
 SURPRISE = OptionSpec(
     "surprise", "choice", "surprise du défenseur : seuil pour toucher −0, −1 ou −2",
-    default="nulle", rule="R004.26", choices=("nulle", "partielle", "complete"))
+    default="nulle", rule="R004.26", choices=_DEGREES,
+    label="Surprise du défenseur", labels=_DEGREE_LABELS)
 DUEL_CHOICE = OptionSpec(
     "choix", "choice", "si les deux ratent (issue 4), le provoqué accepte la victoire du "
     "provocant ou engage le combat ; sans choix, la question lui reste posée",
-    rule="A004.16", choices=("accepter", "combattre"))
+    rule="A004.16", choices=("accepter", "combattre"),
+    label="Choix du provoqué", labels=("Accepter sa victoire", "Combattre"))
 
 CHANCE_DICE = ("CHANCE d10 du personnage, dans l'ordre ; puis un d10 de confirmation pour chaque "
                "10 et chaque 1, dans l'ordre des dés")

@@ -40,14 +40,18 @@ class RuleSpec(ActionSpec):
 
 THRESHOLD = OptionSpec(
     "seuil", "text", "seuil du jet de Soigner : un nombre ou un nom de l'échelle (défaut moyen, "
-    "9)", rule="A004.23")
+    "9)", rule="A004.23",
+    label="Seuil du jet de Soigner")
 NEXT_DAY = OptionSpec(
     "lendemain", "bool", "la journée est passée depuis un soin raté : nouvel essai permis",
-    default=False, rule="R004.33")
+    default=False, rule="R004.33",
+    label="Le lendemain")
 DAYS = OptionSpec("jours", "int", "jours passés à la tanière du guérisseur", rule="R004.32",
-                  lo=1, hi=3650)
+                  lo=1, hi=3650,
+                  label="Jours à la tanière")
 MINUTES = OptionSpec("minutes", "int", "minutes écoulées pendant l'inconscience",
-                     rule="R004.32", lo=1, hi=100_000)
+                     rule="R004.32", lo=1, hi=100_000,
+                     label="Minutes d'inconscience")
 DURATION_DICE = "3d10 (durée de l'inconscience, 3d10 × 5 minutes)"
 
 RULES: dict[str, RuleSpec] = {

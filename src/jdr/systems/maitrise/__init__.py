@@ -57,31 +57,44 @@ OPPOSITION = ("avec --contre FICHE seul, l'adversaire oppose ce que les règles 
               "contre une compétence d'arme, sa défense (parade avec sa première arme, esquive "
               "s'il n'en a pas) ; sinon la même compétence ou caractéristique")
 
+# the French words of each option, as the table reads them (« Rapidité : +10 de marge… »)
+DEFENCE_CRITICAL_LABELS = tuple(text.split(" : ")[0] for text in DEFENCE_CRITICALS.values())
+
 ATTACK_OPTIONS = (
     OptionSpec("critique_defense", "choice",
                "option du défenseur sur une défense critique : rapidite (+10 de marge, "
                "contre-attaque), appuis (+1d10+5 de marge), resister (−1d10 aux dégâts), mj",
-               None, "R001.19", choices=tuple(DEFENCE_CRITICALS)),
+               None, "R001.19", choices=tuple(DEFENCE_CRITICALS),
+               label="Option de défense critique", labels=DEFENCE_CRITICAL_LABELS),
     OptionSpec("arme_defense", "text", "arme (ou compétence) qui pare ; la première arme du "
-               "défenseur par défaut", None, "A001.05"),
+               "défenseur par défaut", None, "A001.05",
+               label="Arme qui pare"),
     OptionSpec("bonus_attaque", "int", "modificateur de situation de l'attaque, ajouté avant "
-               "la division par 2", 0, "A001.06", -1000, 1000),
+               "la division par 2", 0, "A001.06", -1000, 1000,
+               label="Modificateur de l'attaque"),
     OptionSpec("bonus_defense", "int", "modificateur de situation de la défense, ajouté avant "
-               "la division par 2", 0, "A001.06", -1000, 1000),
+               "la division par 2", 0, "A001.06", -1000, 1000,
+               label="Modificateur de la défense"),
     OptionSpec("mort", "bool", "le MJ décide qu'un personnage tombé à 0 pv meurt (sinon il est "
-               "hors de combat)", False, "D-001.30"),
+               "hors de combat)", False, "D-001.30",
+               label="Mort à 0 PV"),
 )
 
 XP_OPTIONS = (
     OptionSpec("maitre", "bool", "le professeur exigé pour changer de rang a été trouvé",
-               False, "R001.28"),
-    OptionSpec("professeur", "bool", "comme maitre", False, "R001.28"),
+               False, "R001.28",
+               label="Maître trouvé"),
+    OptionSpec("professeur", "bool", "comme maitre", False, "R001.28",
+               label="Professeur trouvé"),
     OptionSpec("mj", "bool", "le MJ autorise le parcours solitaire vers Grand maître", False,
-               "A001.18"),
+               "A001.18",
+               label="Accord du MJ"),
     OptionSpec("cout_or", "int", "pièces d'or demandées par le MJ pour Grand maître", 0,
-               "A001.18", 0, 1_000_000),
+               "A001.18", 0, 1_000_000,
+               label="Coût en pièces d'or"),
     OptionSpec("face", "int", "face de réussite critique choisie à 20+ / 100+ (de 2 à 19)",
-               None, "R001.13", 1, 20),
+               None, "R001.13", 1, 20,
+               label="Face critique choisie"),
 )
 
 ACTIONS: dict[str, ActionSpec] = {

@@ -34,13 +34,17 @@ RULE = "R001.11, A001.24"
 
 OPTIONS = (
     OptionSpec("competence", "text", "compétence ou caractéristique de celui qui surprend (le "
-               "MJ la choisit : discretion, adresse…)", None, "A001.24"),
+               "MJ la choisit : discretion, adresse…)", None, "A001.24",
+               label="Compétence de la surprise"),
     OptionSpec("resistance", "text", "compétence ou caractéristique des cibles qui résistent à "
-               "la surprise (le MJ la choisit : vigilance, intelligence…)", None, "A001.24"),
+               "la surprise (le MJ la choisit : vigilance, intelligence…)", None, "A001.24",
+               label="Résistance des cibles"),
     OptionSpec("bonus", "int", "modificateur de situation de celui qui surprend, ajouté avant la "
-               "division par 2", 0, "A001.06", -1000, 1000),
+               "division par 2", 0, "A001.06", -1000, 1000,
+               label="Modificateur de celui qui surprend"),
     OptionSpec("bonus_resistance", "int", "modificateur de situation des cibles, ajouté avant "
-               "la division par 2", 0, "A001.06", -1000, 1000),
+               "la division par 2", 0, "A001.06", -1000, 1000,
+               label="Modificateur des cibles"),
 )
 
 SPEC = ActionSpec(
