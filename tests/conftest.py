@@ -88,3 +88,11 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     with _lifted(item):
         return (yield)
 
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None
+                            ) -> Generator[None, object, object]:
+    """An async fixture (anyio) ends here, on its own loop too."""
+    with _lifted(item):
+        return (yield)
+
