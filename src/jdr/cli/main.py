@@ -45,7 +45,7 @@ _campaign_commands()
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Sortie JSON (pour les scripts).")]
 SeedOpt = Annotated[str | None, typer.Option(
-    "--seed", metavar="GRAINE", help="Graine (entier de 0 à 999999999) : jets reproductibles.")]
+    "--seed", metavar="GRAINE", help="Graine (entier de 0 à 999 999 999) : jets reproductibles.")]
 FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="texte, forum, discord ou json.")]
 DetailOpt = Annotated[bool, typer.Option("--detail", help="Montre les numéros de règle.")]
 
