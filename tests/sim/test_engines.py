@@ -131,7 +131,7 @@ def test_refusals_are_french() -> None:
     system, hero, _ = sheets("deuxdes")
     with pytest.raises(JdrError, match="le camp 2 est vide"):
         simulate(system, [[hero], []], 10)
-    with pytest.raises(JdrError, match="de 1 à 1 000 000"):
+    with pytest.raises(JdrError, match="de 1 à 1 000 000"):
         simulate(system, [[hero], [hero]], 0)
     with pytest.raises(JdrError, match="tactique"):
         simulate(system, [[hero], [hero]], 10, tactics=["bourrin"])
