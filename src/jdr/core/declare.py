@@ -60,6 +60,7 @@ class Param(NamedTuple):
     depends: tuple[str, ...] = ()  # the choices change when these parameters change
     rule: str = ""
     choices: tuple[tuple[str, str], ...] = ()  # a fixed list (value, French label), no hook
+    empty: str = ""               # the words of a list's empty choice (« — celle en main — »)
 
     @property
     def positional(self) -> bool:
@@ -133,12 +134,13 @@ ATTACK_PARAMS = (
     Param("defenseur", "character", "Cible", "fiche ou nom du défenseur", True, "DEFENSEUR",
           source="targets", depends=("attaquant",)),
     Param("arme", "choice", "Arme", "l'arme utilisée (sinon celle en main)", cli="--arme",
-          source="weapons", depends=("attaquant",)),
+          source="weapons", depends=("attaquant",), empty="— celle en main —"),
     Param("defense", "choice", "Défense de la cible", "ce que la cible oppose, parmi ce que les "
           "règles permettent (sinon la défense par défaut)", cli="--defense", source="defences",
-          depends=("attaquant", "defenseur", "arme")),
+          depends=("attaquant", "defenseur", "arme"), empty="— la défense par défaut —"),
     Param("visee", "choice", "Zone visée", "une attaque visée (sinon, localisation au dé)",
-          cli="--visee", metavar="ZONE", source="zones", depends=("attaquant", "arme")),
+          cli="--visee", metavar="ZONE", source="zones", depends=("attaquant", "arme"),
+          empty="— localisation au dé —"),
     Param("critique", "choice", "Option de critique", "choisie d'avance, pour une réussite "
           "critique", cli="--critique", metavar="CHOIX", source="criticals",
           depends=("attaquant",)),

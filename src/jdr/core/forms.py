@@ -119,6 +119,7 @@ def _field(p: Param, params: Mapping[str, Any], system: GameSystem[Any], charact
            own: Sequence[str], loaded: Mapping[str, Loaded[Any]], kind: str) -> Field | None:
     value = params.get(p.name)
     f = Field(p.name, "text", p.label, p.help, value, [], p.required, p.open, p.lo, p.hi, p.rule)
+    f.empty = p.empty
     actor = loaded.get("personnage") or loaded.get("attaquant")
     if p.kind in ("character", "opponent"):
         names = own if p.source == "mine" else [
