@@ -5,7 +5,9 @@ library alone, no framework, no database, no compression) writing given frames t
 
 It waits for CLIENTS connections, then sends every frame of FRAMES.json (a list of texts) to every
 client, RATE frames a second, each with `await ws.send(frame)` in one loop, and prints the CPU
-seconds (process) spent from the first frame to the last, as JSON on one line.
+seconds (process) spent from the first frame to the last, and when each frame's sending began
+(`time.time()`, so that the clients, in another process, get each frame's latency), as JSON on
+one line.
 """
 
 from __future__ import annotations
@@ -37,12 +39,15 @@ async def main(port: int, count: int, frames: list[str], rate: float) -> None:
         await full.wait()
         await asyncio.sleep(0.5)
         cpu0, start = time.process_time(), time.perf_counter()
+        sent: list[float] = []
         for i, frame in enumerate(frames):
             await asyncio.sleep(max(0.0, start + i / rate - time.perf_counter()))
+            sent.append(time.time())
             for ws in list(clients):
                 await ws.send(frame)
         cpu = time.process_time() - cpu0
-        print(json.dumps({"cpu": cpu, "deliveries": len(frames) * len(clients)}), flush=True)
+        print(json.dumps({"cpu": cpu, "deliveries": len(frames) * len(clients), "sent": sent}),
+              flush=True)
         await asyncio.sleep(2)  # the clients read the last frames
 
 

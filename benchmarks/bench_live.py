@@ -326,9 +326,10 @@ async def bounded(work: Any) -> None:
         await work
 
 
-async def bare_run(clients: int, frames: list[str], rate: float) -> tuple[float, int]:
+async def bare_run(clients: int, frames: list[str], rate: float) -> tuple[float, int, float]:
     """The same frames, at the same rate, to as many clients, from `bare_broadcaster.py`:
-    (its CPU seconds, deliveries received)."""
+    (its CPU seconds, deliveries received, p99 ms from a frame's sending to its receipt). The
+    p99 is this machine's floor for the same clients: no framework, no database."""
     port = free_port()
     with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8", delete=False) as f:
         json.dump(frames, f, ensure_ascii=False)
@@ -339,10 +340,14 @@ async def bare_run(clients: int, frames: list[str], rate: float) -> tuple[float,
     assert process.stdout is not None
     await process.stdout.readline()  # ready
     received = [0]
+    arrivals: list[list[float]] = []
 
     async def one() -> None:
+        mine: list[float] = []
+        arrivals.append(mine)
         async with connect(f"ws://127.0.0.1:{port}/", max_queue=None, compression=None) as ws:
             async for _message in ws:
+                mine.append(time.time())
                 received[0] += 1
 
     tasks = [asyncio.create_task(one()) for _ in range(clients)]
@@ -350,7 +355,12 @@ async def bare_run(clients: int, frames: list[str], rate: float) -> tuple[float,
     await process.wait()
     await asyncio.gather(*tasks, return_exceptions=True)
     os.unlink(f.name)
-    return float(json.loads(line)["cpu"]), received[0]
+    report = json.loads(line)
+    sent = report["sent"]
+    waits = sorted((t - sent[i]) * 1000 for mine in arrivals for i, t in enumerate(mine)
+                   if i < len(sent))
+    p99 = waits[min(len(waits) - 1, int(len(waits) * 0.99))] if waits else float("nan")
+    return float(report["cpu"]), received[0], p99
 
 
 def table(results: list[Result]) -> str:
@@ -413,8 +423,12 @@ def main() -> int:
     before = measure_before(args) if args.before else None
     print(table(results + ([before] if before else [])))
     base = results[0]
+    floor = ""  # the bare broadcaster's p99 with the same clients: what this machine allows
     if not base.note and base.frames:
-        cpu, deliveries = asyncio.run(bare_run(base.clients, base.frames, args.rate))
+        cpu, deliveries, bare_p99 = asyncio.run(bare_run(base.clients, base.frames, args.rate))
+        floor = f" ; diffuseur nu, mêmes clients : p99 {bare_p99:.0f} ms"
+        print(f"latence du diffuseur asyncio nu, mêmes trames et mêmes clients : p99 {bare_p99:.1f} ms "
+              "(le plancher de cette machine, clients compris)")
         bare_us = cpu / max(deliveries, 1) * 1e6
         if before is not None and not before.note:
             print(f"avant ({args.before}) : {fr(before.deliver_us / max(bare_us, 1e-9))} × pour l'envoi, "
@@ -442,7 +456,8 @@ def main() -> int:
             goal(f"direct : {who}, p99 < 50 ms, 0 perdue", r.note, None)
             continue
         goal(f"direct : {who}, p99 < 50 ms, 0 perdue",
-             f"p99 {r.p99:.0f} ms (p50 {r.p50:.0f}), {lost_text(r.lost)}, {lost_text(r.leaks, 'fuite')}",
+             f"p99 {r.p99:.0f} ms (p50 {r.p50:.0f}), {lost_text(r.lost)}, "
+             f"{lost_text(r.leaks, 'fuite')}{floor}",
              r.p99 < 50 and r.lost == 0 and r.leaks == 0)
         goal(f"mémoire : ≤ 250 Mio par processus, {who}", f"{r.rss_mib:.0f} Mio",
              r.rss_mib <= 250)
