@@ -45,9 +45,13 @@ def test_one_handle_per_sheet_and_no_parse_to_read(db_target: str) -> None:
         _, again = tx.load(["nain a"])
         assert again[0] is first[0]  # one handle per sheet in a transaction
         assert [s.name for s in first] == ["Nain A", "Elfe B"]
-        misses = DOCS.misses
-        assert all(s.doc.parsed for s in first)  # type: ignore[attr-defined]  # cold: validated
-        assert DOCS.misses == misses  # ... each parsed once, when loaded (not again here)
+        assert DOCS.misses == 2  # cold: each text parsed once, to validate it ...
+        assert not any(s.doc.parsed for s in first)  # type: ignore[attr-defined]  # ... not copied
+        assert first[0].doc.plain()["pv"]["actuels"] == 30 and DOCS.misses == 2  # kept tree
+        assert first[0].doc.data["nom"] == "Nain A"  # a document to change: a copy of that tree,
+        assert first[0].doc.parsed and DOCS.misses == 2  # type: ignore[attr-defined]  # not parsed
+        kept = DOCS.get("yaml", first[0].doc.text)  # type: ignore[attr-defined]
+        assert kept is not None and first[0].doc.data is not kept[0]  # the kept tree never handed out
     with campaign.reading() as tx:  # another action: the models are kept, nothing is parsed
         hits = MODELS.hits
         _, later = tx.load(["Nain A", "Elfe B"])

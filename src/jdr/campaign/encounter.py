@@ -51,9 +51,10 @@ def _journal(tx: Tx, action: str, params: dict[str, Any], before: dict[str, Any]
     from jdr.render.json import to_json
     from jdr.render.text import to_text
 
-    tx.set_encounter(after.to_json() if after is not None else None)
+    state = after.to_json() if after is not None else None
+    tx.set_encounter(state)
     enc_change = {"character": ENCOUNTER, "path": ["etat"], "pool": False, "before": before,
-                  "after": after.to_json() if after is not None else None}
+                  "after": state}
     return tx.append(author, action, params, dice, to_json(result), to_text(result),
                      to_forum(result), [*changes, enc_change], "public", author)
 

@@ -10,8 +10,9 @@ dearest step of an action. Three things avoid it:
   process, an undo) is a new key and is never served stale, and a rolled-back change costs
   nothing. Models are read-only by convention: the rules change a sheet through `SheetChange`
   on its document, never by assigning to the model.
-- `DOCS`: the round-trip tree of a sheet text, kept the same way; a document to change gets a
-  deep copy of it (its comments and layout included), never the kept tree itself.
+- `DOCS`: the round-trip tree of a sheet text, kept the same way. Validation reads the kept tree
+  itself (`LazyDocument.plain`: nothing copied, each text parsed once); a document to change gets
+  a deep copy of it (its comments and layout included), never the kept tree itself.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from jdr.core.sheet import SheetDocument
+from jdr.core.sheet import SheetDocument, to_plain
 
 MAX_MODELS = 4096  # sheets kept per process (a sheet's model is a few kB)
 MAX_CACHED_TEXT = 200_000  # longer sheets are validated each time, not kept
@@ -48,6 +49,18 @@ class LazyDocument(SheetDocument):
     @property
     def parsed(self) -> bool:
         return self._data is not None
+
+    def plain(self) -> dict[str, Any]:
+        """The sheet as plain data, for validation: read from the tree kept for this text (parsed
+        now and kept if need be), without copying it; the document gets its own copy only when
+        the action reads or changes it (`data`)."""
+        if self._data is None:
+            tree = shared_tree(self.text, self.path)
+            if tree is not None:
+                result = to_plain(tree)
+                assert isinstance(result, dict)
+                return result
+        return super().plain()
 
 
 def _parse_stored(text: str, path: Path) -> Any:
@@ -116,6 +129,20 @@ def parsed_copy(text: str, path: Path) -> Any:
         return copy.deepcopy(kept[0])
     data = _parse_stored(text, path)
     DOCS.put("yaml", text, copy.deepcopy(data), "")
+    return data
+
+
+def shared_tree(text: str, path: Path) -> Any:
+    """The round-trip YAML tree kept for this exact text, parsed and kept now if absent; `None`
+    for a text too long to keep. Shared between documents and threads: to read, never to change
+    (a document to change gets a copy: `parsed_copy`)."""
+    kept = DOCS.get("yaml", text)
+    if kept is not None:
+        return kept[0]
+    if len(text) > MAX_CACHED_TEXT:
+        return None
+    data = _parse_stored(text, path)
+    DOCS.put("yaml", text, data, "")
     return data
 
 

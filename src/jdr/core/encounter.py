@@ -8,7 +8,8 @@ who did not act, end of combat when nobody acts, ...).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.errors import RuleError
@@ -23,6 +24,13 @@ class Combatant:
     data: dict[str, Any] = field(default_factory=dict)  # system-specific (turns since KO, ...)
     spent: dict[str, int] = field(default_factory=dict)  # this turn, per kind (`core.turns`)
     done: list[str] = field(default_factory=list)  # this turn's counted actions, in French
+
+    def to_json(self) -> dict[str, Any]:
+        """As `dataclasses.asdict`, written out: a thousand combatants are written at each step."""
+        return {"name": self.name, "score": self.score, "acted": self.acted,
+                "joined_round": self.joined_round,
+                "data": copy.deepcopy(self.data) if self.data else {}, "spent": dict(self.spent),
+                "done": list(self.done)}
 
 
 @dataclass
@@ -51,7 +59,8 @@ class EncounterState:
         raise RuleError(unknown_name_message("combattant", name, [c.name for c in self.order]))
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"round": self.round, "turn": self.turn, "order": [c.to_json() for c in self.order],
+                "ended": self.ended, "notes": list(self.notes)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EncounterState:
