@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
 	@# mypy beside the suite (two pytest workers, tests/conftest.py): it fills the cores they leave idle
 	$(VENV)/bin/mypy src & typing=$$!; \
-	$(VENV)/bin/pytest -n 2 --dist loadscope --durations=20; tests=$$?; \
+	$(VENV)/bin/pytest -n 2 --dist worksteal --durations=20; tests=$$?; \
 	wait $$typing && exit $$tests
 
 bench: $(STAMP)
