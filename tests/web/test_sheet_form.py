@@ -51,6 +51,7 @@ async def test_creation_checked_as_typed_then_made_by_the_players_path(db_target
         assert page.status_code == 200
         assert '<label for="champ-caracteristiques-dexterite">Dextérité' in page.text
         assert 'id="champ-armes-0-equipee"' in page.text and "<select" in page.text
+        assert '<option value="">— neutre (sans accord) —</option>' in page.text  # genre left empty
 
         form = _form(get_system("cydonia").template())
         form.update({"f/nom": ["Brunehilde"], "f/peuple": ["nain"],

@@ -44,6 +44,7 @@ POOL_LABELS = {"max": "Maximum", "actuels": "Actuels"}  # the fields of `core.sh
 # fields every sheet has, declared by core (`core.sheet.GenreField`): their labels and choices
 COMMON_LABELS = {"genre": "Genre (accord des messages)"}
 COMMON_CHOICES: dict[str, tuple[Choice, ...]] = {"genre": (("f", "féminin"), ("m", "masculin"))}
+COMMON_EMPTY = {"genre": "— neutre (sans accord) —"}  # what leaving the list empty means
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ class Schema:
     folded: bool = False
     help: str = ""
     aliases: tuple[tuple[str, str], ...] = ()  # other spellings of a group's keys (`dex`)
+    empty: str = ""  # the words of a list's empty choice, when they mean something
 
 
 def form_data(system: GameSystem[Any]) -> FormData:
@@ -189,7 +191,8 @@ def _schema(tp: Any, meta: list[Any], pattern: str, form: FormData, required: bo
     if origin is Literal:
         values = [str(v) for v in get_args(tp)]
         return _with(base, kind="select", choices=tuple(form.choices.get(pattern, ())) or
-                     COMMON_CHOICES.get(pattern, ()) or tuple((v, v) for v in values))
+                     COMMON_CHOICES.get(pattern, ()) or tuple((v, v) for v in values),
+                     empty=COMMON_EMPTY.get(pattern, ""))
     if tp is bool:
         return _with(base, kind="bool")
     if tp is int:
