@@ -21,8 +21,9 @@ run: $(STAMP)
 test: $(STAMP)
 	bash scripts/services.sh
 	$(VENV)/bin/ruff check src tests benchmarks
-	@# mypy beside the suite (two pytest workers, tests/conftest.py): it fills the cores they leave idle
-	$(VENV)/bin/mypy src & typing=$$!; \
+	@# mypy beside the suite (two pytest workers, tests/conftest.py), at the lowest priority: it
+	@# fills the time the workers leave idle (waiting on servers and browsers) and never slows them
+	nice -n 19 $(VENV)/bin/mypy src & typing=$$!; \
 	$(VENV)/bin/pytest -n 2 --dist worksteal --durations=20; tests=$$?; \
 	wait $$typing && exit $$tests
 
