@@ -15,7 +15,8 @@ the commands that need it).
 commit, extracted), for before/after figures in the same run. `--importtime` prints where the
 time of each command goes (`python -X importtime`, largest cumulative imports). `--only MOT`
 keeps the rows whose name contains MOT (and the baselines). `--pg` also times the campaign
-commands on a PostgreSQL campaign (a fresh schema of `JDR_TEST_PG`, default the test base).
+commands on a PostgreSQL campaign (a fresh schema of `JDR_BENCH_PG`, default the test base,
+made by `bench_live.pg_schema`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import argparse
 import contextlib
 import os
 import resource
-import secrets
 import statistics
 import subprocess
 import sys
@@ -66,26 +66,17 @@ DEPENDENCIES = ["rich", "ruamel.yaml", "pydantic", "numpy", "sqlite3", "sqlalche
                 "sqlalchemy.orm", "alembic", "psycopg", "icepool"]
 
 
-PG = os.environ.get("JDR_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-
-
 @contextlib.contextmanager
 def pg_schema(wanted: bool) -> Iterator[str | None]:
-    """A fresh PostgreSQL schema for `--pg` (dropped afterwards): its URL; None without `--pg`."""
+    """A fresh PostgreSQL schema for `--pg` (dropped afterwards): its URL; None without `--pg`.
+    The benches' one helper (`bench_live.pg_schema`), imported only then."""
     if not wanted:
         yield None
         return
-    import psycopg
+    from bench_live import pg_schema as fresh_schema
 
-    admin = PG.replace("postgresql+psycopg://", "postgresql://")
-    schema = f"jdr_start_{secrets.token_hex(4)}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with fresh_schema() as url:
+        yield url
 
 
 def jdr(src: Path | None, *args: str) -> list[str]:
