@@ -32,6 +32,7 @@ def commit(tx: Tx, pending: Pending, rec: Record) -> Entry:
 def _delete(doc: SheetDocument, path: tuple[str, ...], created: int = 0) -> None:
     """Remove the value an action added, and the `created` tables it made on the way (the sheet
     is then exactly as before: no empty `echecs: {}` left behind)."""
+    doc.changed_shape()
     node: Any = doc.data
     chain: list[tuple[Any, Any]] = []
     for name in path[:-1]:
