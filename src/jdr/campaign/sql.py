@@ -64,6 +64,7 @@ class Database:
         self.revision: str | None = None  # the schema revision read when it was identified
         self._idle: list[Connection] = []
         self._lock = threading.Lock()
+        self._writers: dict[object, threading.RLock] = {}
 
     @classmethod
     def of(cls, target: str) -> Database:
@@ -111,10 +112,41 @@ class Database:
                     return
         conn.close()
 
+    def writer(self, key: object = None) -> threading.RLock | None:
+        """The lock that writers of this process take before their transaction, or None.
+
+        SQLite serialises every writer of a file (`BEGIN IMMEDIATE`): a second one waits in
+        SQLite's busy handler, which sleeps 1 to 100 ms between tries, so that 16 concurrent
+        writers spent most of their time asleep (p99 850 ms). Waiting on a lock of the process
+        instead wakes the next writer as soon as the first commits; writers of other processes
+        are still kept out by `BEGIN IMMEDIATE`. PostgreSQL: one lock per campaign (`key`), so
+        that a campaign's writers queue here rather than each holding a connection blocked on
+        `FOR UPDATE`; other campaigns are not held up."""
+        if self.dialect == "sqlite":
+            key = None
+        elif key is None:
+            return None
+        with self._lock:
+            found = self._writers.get(key)
+            if found is None:
+                found = self._writers[key] = threading.RLock()
+            return found
+
     @contextmanager
-    def begin(self, write: bool = True) -> Iterator[Connection]:
+    def begin(self, write: bool = True, key: object = None) -> Iterator[Connection]:
         """One transaction: committed at the end (rolled back on any error, or always when
-        `write` is False). SQLite: a writing transaction starts `BEGIN IMMEDIATE`."""
+        `write` is False). SQLite: a writing transaction starts `BEGIN IMMEDIATE`. A writing
+        transaction first takes the process's `writer(key)` lock."""
+        lock = self.writer(key) if write else None
+        if lock is None:
+            with self._transaction(write) as conn:
+                yield conn
+            return
+        with lock, self._transaction(write) as conn:
+            yield conn
+
+    @contextmanager
+    def _transaction(self, write: bool) -> Iterator[Connection]:
         conn = self._checkout()
         try:
             conn.begin(write)

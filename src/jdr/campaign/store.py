@@ -157,7 +157,7 @@ class Campaign:
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         """One locked write transaction: committed at the end, rolled back on any error."""
-        with translated_errors(), self.db.begin() as conn:
+        with translated_errors(), self.db.begin(key=self.id) as conn:
             tx = Tx(self, Session(conn))
             tx.lock()
             yield tx
