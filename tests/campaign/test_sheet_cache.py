@@ -5,6 +5,7 @@ text: a change committed by another handle, or rolled back, is never served stal
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,68 @@ def test_a_change_is_seen_and_a_rollback_is_not(db_target: str) -> None:
         assert sheet.doc.plain()["pv"]["actuels"] == 21
         assert "# le nain de l'exemple" in sheet.doc.dump()  # the person's comments kept
     campaign.dispose()
+
+
+ODD = """\
+# en-tête
+systeme: cydonia   # le système
+nom: "Brunhilde"
+base: &base {physique: 7, agilite: 4}
+copie: *base
+armes:
+  - {nom: Hache, degats: "PHY+3+1d10"}   # la préférée
+  - nom: Arc
+    notes: |
+      une ligne
+      deux lignes
+liste: [1, 2, 3]
+date: 2026-12-02
+reel: 1.50
+hexa: 0x1F
+ens: !!set {a, b}
+ordre: !!omap [{a: 1}, {b: 2}]
+"""
+
+
+def _trees() -> list[Any]:
+    from jdr.core.registry import available, get_system
+
+    texts = [NAIN_YAML, ELFE_YAML, ODD] + [get_system(name).template() for name in available()]
+    return [SheetDocument.from_text(text, Path("fiche.yaml")).data for text in texts]
+
+
+def _dump(tree: Any) -> str:
+    import io
+
+    from jdr.core.sheet import _yaml
+
+    stream = io.StringIO()
+    _yaml().dump(tree, stream)
+    return stream.getvalue()
+
+
+def test_the_tree_copy_is_a_deep_copy() -> None:
+    """`copy_tree` makes what `copy.deepcopy` makes: the same text written out, the same
+    values, aliases still one object, and nothing of the original changed through the copy."""
+    import copy
+
+    from ruamel.yaml.comments import Anchor, Comment, Format, LineCol, Tag, merge_attrib
+
+    from jdr.campaign.sheets import _ATTRIBUTES, copy_tree
+    from jdr.core.sheet import to_plain
+
+    assert set(_ATTRIBUTES) == {Comment.attrib, Format.attrib, LineCol.attrib, Anchor.attrib,
+                                Tag.attrib, merge_attrib}  # ruamel's names, as they are today
+    for tree in _trees():
+        before = _dump(tree)
+        copied = copy_tree(tree)
+        assert _dump(copied) == _dump(copy.deepcopy(tree)) == before
+        assert to_plain(copied) == to_plain(tree)
+        copied["nom"] = "Autre"
+        copied.setdefault("armes", []).append({"nom": "Dague"})
+        copied.yaml_add_eol_comment("changé", "nom")
+        _dump(copied)  # writing a copy out touches its own comments only
+        assert _dump(tree) == before
+    odd = copy_tree(_trees()[2])
+    assert odd["base"] is odd["copie"]
+    assert type(odd["ordre"]).__name__ == "CommentedOrderedMap"

@@ -122,16 +122,55 @@ MODELS = ModelCache()
 DOCS = ModelCache(1024)  # ("yaml", text) -> the round-trip YAML tree of that text (never handed out)
 
 
+def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
+    """A copy of a round-trip tree, as `copy.deepcopy` makes it (aliases stay shared, comments
+    and layout copied) at about 60 % of its cost: tables and lists are rebuilt directly (ruamel's
+    own copy of a list copies its attributes once per item), plain scalars are kept (immutable),
+    and the line and column of each value are shared: they describe the text the tree was read
+    from, and nothing changes them."""
+    import copy
+
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if memo is None:
+        memo = {}
+    kind = type(node)
+    if node is None or kind in (int, str, bool, float):
+        return node
+    found = memo.get(id(node))
+    if found is not None:
+        return found
+    new: Any
+    if kind is CommentedMap:
+        new = memo[id(node)] = CommentedMap()
+        for key, value in node.items():
+            new[key] = copy_tree(value, memo)
+    elif kind is CommentedSeq:
+        new = memo[id(node)] = CommentedSeq()
+        for value in node:
+            new.append(copy_tree(value, memo))
+    else:
+        return copy.deepcopy(node, memo)
+    for attrib in _ATTRIBUTES:
+        if hasattr(node, attrib):
+            value = getattr(node, attrib)
+            setattr(new, attrib, value if attrib == _LINE_COL else copy.deepcopy(value, memo))
+    return new
+
+
+_LINE_COL = "_yaml_line_col"
+_ATTRIBUTES = ("_yaml_comment", "_yaml_format", _LINE_COL, "_yaml_anchor", "_yaml_tag",
+               "_yaml_merge")
+
+
 def parsed_copy(text: str, path: Path) -> Any:
     """The round-trip YAML tree of a stored sheet, for one document to change: a copy of the
     tree kept for that exact text (ten times cheaper than parsing it again), or parsed now."""
-    import copy
-
     kept = DOCS.get("yaml", text)
     if kept is not None:
-        return copy.deepcopy(kept[0])
+        return copy_tree(kept[0])
     data = _parse_stored(text, path)
-    DOCS.put("yaml", text, copy.deepcopy(data), "")
+    DOCS.put("yaml", text, copy_tree(data), "")
     return data
 
 
@@ -152,6 +191,4 @@ def shared_tree(text: str, path: Path) -> Any:
 def keep_tree(text: str, data: Any) -> None:
     """A sheet just written as `text` from the tree `data`: the next action that changes it
     starts from a copy of this tree instead of parsing the text."""
-    import copy
-
-    DOCS.put("yaml", text, copy.deepcopy(data), "")
+    DOCS.put("yaml", text, copy_tree(data), "")

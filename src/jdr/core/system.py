@@ -67,17 +67,19 @@ class SheetChange:
     pool: bool = False
 
     def current(self) -> Any:
-        """The value this change replaces (None when absent)."""
-        node: Any = self.doc.plain()
+        """The value this change replaces (None when absent), as plain data. Read from the
+        document's tree along the path, not from the whole sheet made plain (three changes of
+        one blow made the sheet plain three times)."""
+        from jdr.core.sheet import to_plain
+
+        node: Any = self.doc.data
         for name in self.path:
             if not isinstance(node, Mapping):
                 return None
             node = self.doc_get(node, name)
-        if self.pool:
-            if isinstance(node, Mapping):
-                return node.get("actuels")
-            return node
-        return node
+        if self.pool and isinstance(node, Mapping):
+            node = node.get("actuels")
+        return to_plain(node)
 
     @staticmethod
     def doc_get(node: Mapping[str, Any], name: str) -> Any:

@@ -110,7 +110,7 @@ def prepare(system: AnySystem, action: str, run: Callable[[DiceSource | None], O
 
 def _missing_tables(change: SheetChange) -> int:
     """How many tables of the change's path (its leaf excluded) are absent from the sheet."""
-    node: Any = change.doc.plain()
+    node: Any = change.doc.data
     parents = change.path[:-1] if not change.pool else ()
     for i, name in enumerate(parents):
         child = SheetChange.doc_get(node, name) if isinstance(node, Mapping) else None
