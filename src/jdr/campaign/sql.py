@@ -367,8 +367,12 @@ class Session:
         self.dialect = conn.dialect
         self._rows: dict[tuple[type[Record], int], Record] = {}
         self._changed: dict[int, Record] = {}
+        self.writes = 0  # counts what may have changed rows: a result read before stays valid
+        # while it is the same (`jdr.campaign.choices.brief`)
 
     def flush(self) -> None:
+        if self._changed:
+            self.writes += 1
         while self._changed:
             _, row = self._changed.popitem()
             columns = sorted(row._dirty)
@@ -381,6 +385,7 @@ class Session:
 
     def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
         self.flush()
+        self.writes += 1
         return self.conn.execute(sql, params)
 
     def all(self, sql: str, params: Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
@@ -434,6 +439,7 @@ class Session:
     def add(self, row: Record) -> None:
         """Insert `row` now; its `id` is set."""
         self.flush()
+        self.writes += 1
         columns = [c for c in row.COLUMNS if c != "id"]
         names = ", ".join(_quoted(c) for c in columns)
         values = ", ".join(f":{c}" for c in columns)
@@ -445,6 +451,7 @@ class Session:
 
     def delete(self, row: Record) -> None:
         self.flush()
+        self.writes += 1
         self.conn.execute(f"DELETE FROM {row.TABLE} WHERE id = :id", {"id": row.id})
         self._rows.pop((type(row), row.id), None)
         self._changed.pop(id(row), None)

@@ -196,6 +196,8 @@ class Tx:
         self._rows: dict[int, CharacterRow] = {}  # id(doc) -> row
         self._loaded: dict[str, Loaded[Any]] = {}  # key -> the sheet as this transaction has it
         self.pending_verif: dict[str, Any] | None = None  # the next entry's séance dice
+        self.memo: dict[str, Any] = {}  # what a query answered, kept for this transaction
+        self.appended: dict[int, Entry] = {}  # seq -> the entry this transaction wrote
 
     def lock(self) -> None:
         row = self.session.first(CampaignRow, "id = :id", {"id": self.campaign.id},
@@ -365,7 +367,8 @@ class Tx:
             changes=changes, visibility=visibility, author=author, undoes=undoes, verif=verif)
         self.session.add(row)
         self._notify(row.seq)
-        return _entry(row)
+        entry = self.appended[row.seq] = _entry(row)
+        return entry
 
     def _notify(self, seq: int) -> None:
         """PostgreSQL: tell every process (every `jdr servir`) that entry `seq` exists. NOTIFY is

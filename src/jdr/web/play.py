@@ -128,9 +128,11 @@ def run_action(server: Server, caller: Caller, body: Action,
                                 "ou compte dans le tour, le MJ doit la voir (prive ou aveugle)")
         seq = commit(ws, done)
         assert seq is not None
-        if after is not None:
-            after(tx, seq)
-        (entry,) = tx.entries(since=seq - 1, limit=1)
+        entry = tx.appended.get(seq)
+        if after is not None or entry is None:
+            if after is not None:
+                after(tx, seq)
+            (entry,) = tx.entries(since=seq - 1, limit=1)
         shown = seen(caller, entry, entry.author)  # a blind roll's roller gets it masked
         assert shown is not None
         return shown
