@@ -89,20 +89,29 @@ class Server:
 
     # -- people ------------------------------------------------------------------------------
 
-    def authenticate(self, token: str | None, table_id: int) -> Caller:
-        """The member behind a token, for this table; 401 or 404 otherwise."""
-        from jdr.campaign.rows import MemberRow
-
+    def known_caller(self, token: str | None, table_id: int) -> Caller | None:
+        """`authenticate` without the database: the member behind a token seen lately, the
+        refusal of a missing or overlong token, or None (the token must be looked up)."""
         if not token:
             raise ApiError(401, "jeton manquant : en-tête « Authorization: Bearer JETON »")
         if len(token) > 200:
             raise ApiError(401, "jeton inconnu ou révoqué")
-        digest = token_hash(token)
-        known = self._callers.get(digest)
+        known = self._callers.get(token_hash(token))
         if known is not None and known[0] > time.monotonic():
             if known[1].campaign.id != table_id:
                 raise ApiError(404, "table introuvable")
             return known[1]
+        return None
+
+    def authenticate(self, token: str | None, table_id: int) -> Caller:
+        """The member behind a token, for this table; 401 or 404 otherwise."""
+        from jdr.campaign.rows import MemberRow
+
+        known = self.known_caller(token, table_id)
+        if known is not None:
+            return known
+        assert token is not None  # known_caller refused a missing one
+        digest = token_hash(token)
         with self.session() as session:
             row = session.first(MemberRow, "token_hash = :h", {"h": digest})
             if row is None or row.revoked:
