@@ -182,3 +182,21 @@ def test_d10_zero_is_ten_by_hand() -> None:
     for sides in (6, 20, 100):
         with pytest.raises(FacesError, match="impossible"):
             roll(f"1d{sides}", FixedSource([0]))
+
+
+@pytest.mark.parametrize(("faces", "expression", "message"), [
+    ([4], "2d6", "dés donnés : 1 face donnée, il en faut au moins 2 (le dé suivant est un d6)"),
+    ([4, 5, 6], "4d6", "dés donnés : 3 faces données, il en faut au moins 4 (le dé suivant est un d6)"),
+    ([4, 5, 6], "1d6", "dés donnés : 3 faces données, mais une seule a servi ; en trop : 5, 6"),
+    ([4, 5, 6, 1], "2d6", "dés donnés : 4 faces données, mais 2 seulement ont servi ; en trop : 6, 1"),
+    ([7], "1d6", "dés donnés : la face 7 (valeur n° 1) est impossible sur un d6 (faces de 1 à 6)"),
+])
+def test_faces_given_by_hand_are_refused_in_words(faces: list[int], expression: str,
+                                                   message: str) -> None:
+    """What the player typed is named as such (no option name: the same words on the page, in
+    the API and on the command line), with the right agreement."""
+    source = FixedSource(faces)
+    with pytest.raises(FacesError) as refused:
+        roll(expression, source)
+        source.finish()
+    assert str(refused.value) == message

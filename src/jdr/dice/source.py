@@ -45,7 +45,7 @@ class FixedSource:
         """The next face; on a d10, `0` (as printed on most d10s) means 10 (D-ALL.03)."""
         if self.position >= len(self.faces):
             raise FacesError(
-                f"--des : {len(self.faces)} face(s) donnée(s), il en faut au moins "
+                f"dés donnés : {_faces(len(self.faces))}, il en faut au moins "
                 f"{self.position + 1} (le dé suivant est un d{sides})"
             )
         face = self.faces[self.position]
@@ -54,7 +54,7 @@ class FixedSource:
             face = 10
         if not 1 <= face <= sides:
             raise FacesError(
-                f"--des : la face {face} (valeur n° {self.position}) est impossible sur un "
+                f"dés donnés : la face {face} (valeur n° {self.position}) est impossible sur un "
                 f"d{sides} (faces de 1 à {sides})"
             )
         return face
@@ -63,10 +63,16 @@ class FixedSource:
         """Refuse faces left over: a typo at the table must not go unnoticed."""
         if self.position < len(self.faces):
             unused = ", ".join(str(f) for f in self.faces[self.position :])
-            raise FacesError(
-                f"--des : {len(self.faces)} face(s) donnée(s) mais seulement {self.position} "
-                f"utilisée(s) ; en trop : {unused}"
-            )
+            used = ("aucune n'a servi" if self.position == 0 else
+                    "une seule a servi" if self.position == 1 else
+                    f"{self.position} seulement ont servi")
+            raise FacesError(f"dés donnés : {_faces(len(self.faces))}, mais {used} ; "
+                             f"en trop : {unused}")
+
+
+def _faces(count: int) -> str:
+    """« 1 face donnée », « 4 faces données »."""
+    return f"{count} face donnée" if count == 1 else f"{count} faces données"
 
 
 def parse_faces(text: str) -> list[int]:
