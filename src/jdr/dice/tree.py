@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
+from functools import lru_cache
 from math import ceil, floor
 from typing import NamedTuple
 
 from jdr.dice import modifiers
 from jdr.dice.modifiers import Budget, Die, Dist, Spec, counting_text, keep_text, spec_meaning
-from jdr.dice.source import DiceSource
+from jdr.dice.source import DiceSource, RandomSource
 from jdr.errors import DiceError, DiceLimitError
 from jdr.names import normalize
 from jdr.render.safe import clean
@@ -50,7 +51,7 @@ class SetRecord(NamedTuple):
 
 
 class _Context:
-    __slots__ = ("groups", "notes", "records", "rolled", "source", "variables")
+    __slots__ = ("groups", "notes", "records", "rnd", "rolled", "source", "variables")
 
     def __init__(self, source: DiceSource, variables: Mapping[str, int], rolled: int = 0) -> None:
         self.source = source
@@ -59,6 +60,9 @@ class _Context:
         self.records: list[DiceGroup | SetRecord] = []
         self.notes: list[str] = []
         self.rolled = rolled
+        # a plain seeded source: compiled terms draw `int(rnd() * sides) + 1` themselves, the
+        # very faces `RandomSource.roll` gives, in the same order, without a call per die
+        self.rnd = source.uniform if type(source) is RandomSource else None
 
     def face(self, sides: int) -> int:
         self.rolled += 1
@@ -81,6 +85,7 @@ class OddsContext:
 
 Exact = Fraction | int
 Records = Iterator[DiceGroup | SetRecord]
+Roller = Callable[[_Context], int]
 
 
 def _exact_combine(a: Dist | _XDist, b: Dist | _XDist, fn: Callable[[Exact, Exact], Exact],
@@ -120,6 +125,13 @@ class Node:
     def evaluate(self, ctx: _Context) -> int:
         raise NotImplementedError
 
+    def compile(self) -> Roller:
+        """A function that rolls this node exactly as `evaluate` does (the same faces drawn in
+        the same order, the same dice, notes, limits and errors), built once per parsed line and
+        cached (`notation.roll`). By default `evaluate` itself; the nodes of everyday
+        expressions return closures that do the least work per roll."""
+        return self.evaluate
+
     def exact(self, ctx: _Context) -> Exact:
         return self.evaluate(ctx)
 
@@ -144,6 +156,10 @@ class Number(Node):
 
     def evaluate(self, ctx: _Context) -> int:
         return self.value
+
+    def compile(self) -> Roller:
+        value = self.value
+        return lambda ctx: value
 
     def dist(self, octx: OddsContext) -> Dist:
         return Dist.point(self.value)
@@ -186,6 +202,10 @@ class Negate(Node):
 
     def evaluate(self, ctx: _Context) -> int:
         return -self.operand.evaluate(ctx)
+
+    def compile(self) -> Roller:
+        operand = self.operand.compile()
+        return lambda ctx: -operand(ctx)
 
     def exact(self, ctx: _Context) -> Exact:
         return -self.operand.exact(ctx)
@@ -245,6 +265,19 @@ class Binary(Node):
     def evaluate(self, ctx: _Context) -> int:
         return _int_op(self.op, self.left.evaluate(ctx), self.right.evaluate(ctx), self.pos)
 
+    def compile(self) -> Roller:
+        left, right, op, pos = self.left.compile(), self.right.compile(), self.op, self.pos
+        if isinstance(self.right, Number) and op in ("+", "-"):  # `1d20+5`: no call for the 5
+            k = self.right.value if op == "+" else -self.right.value
+            return lambda ctx: left(ctx) + k
+        if op == "+":
+            return lambda ctx: left(ctx) + right(ctx)
+        if op == "-":
+            return lambda ctx: left(ctx) - right(ctx)
+        if op == "*":
+            return lambda ctx: left(ctx) * right(ctx)
+        return lambda ctx: _int_op(op, left(ctx), right(ctx), pos)  # the left side first
+
     def exact(self, ctx: _Context) -> Exact:
         return _exact_op(self.op, self.left.exact(ctx), self.right.exact(ctx), self.pos)
 
@@ -275,6 +308,9 @@ class _Wrapper(Node):
 
     def evaluate(self, ctx: _Context) -> int:
         return self.inner.evaluate(ctx)
+
+    def compile(self) -> Roller:
+        return self.inner.compile()
 
     def exact(self, ctx: _Context) -> Exact:
         return self.inner.exact(ctx)
@@ -387,6 +423,20 @@ class Compare(Node):
     def evaluate(self, ctx: _Context) -> int:
         return int(self.compare(ctx)[1])
 
+    def compile_compare(self) -> Callable[[_Context], tuple[int, bool]]:
+        """`compare`, compiled: (the left total, whether the comparison holds)."""
+        left, right, test = self.left.compile(), self.right.compile(), self.test
+
+        def compare(ctx: _Context) -> tuple[int, bool]:
+            a = left(ctx)
+            return a, test(a, right(ctx))
+
+        return compare
+
+    def compile(self) -> Roller:
+        compare = self.compile_compare()
+        return lambda ctx: int(compare(ctx)[1])
+
     def dist(self, octx: OddsContext) -> Dist:
         return self.left.dist(octx).combine(self.right.dist(octx),
                                             lambda a, b: int(self.test(a, b)), octx.budget)
@@ -441,6 +491,20 @@ class Dice(Node):
         ctx.groups.append(group)
         ctx.records.append(group)
         return value
+
+    def compile(self) -> Roller:
+        spec = self.spec
+        if self.count_node is not None or spec.fudge or spec.counting:
+            return self.evaluate
+        if not spec.rerolls and not spec.clamps and spec.explode is None:
+            if not spec.keeps:
+                return _plain_term(self.notation, self.count, spec.sides, self.evaluate)
+            return _keep_term(self.notation, self.count, spec, self._note(), self.evaluate)
+        return _modified_term(self.notation, self.count, spec, self._note(), self.evaluate)
+
+    def _note(self) -> str:
+        """The note `evaluate` writes for a term that counts nothing (its modifiers' meaning)."""
+        return f"{self.notation} : " + " ; ".join(self.meaning)
 
     def dist(self, octx: OddsContext) -> Dist:
         if self.count_node is None:
@@ -542,3 +606,164 @@ class SetNode(Node):
         return self.elements
 
 
+
+
+# ---------------------------------------------------------------- compiled dice terms
+#
+# `Dice.compile` for the terms of everyday expressions (`1d20+5`, `4d6kh3`, `8d6ro1`, `1d6!`):
+# the same faces drawn in the same order as `Dice.evaluate` / `modifiers.roll_term`, the same
+# dice and notes, with the work that does not change from one roll to the next done once (keep
+# window, meaning, the `Die` of each face). Whenever a term could pass the dice limit, it rolls
+# through `evaluate`, so the limit is met at the same die with the same error. A compiled term
+# records its group in `ctx.records` only; the line's `groups` are read from there
+# (`notation._compile_line`). tests/dice/test_compiled.py proves both paths identical.
+
+_new = tuple.__new__  # a NamedTuple without its Python-level `__new__`: same value, cheaper
+_DIE_TABLE_SIDES = 1000  # dice up to this many faces share one `Die` per face
+
+
+@lru_cache(maxsize=64)
+def _die_table(sides: int, kept: bool, note: str) -> tuple[Die, ...]:
+    return tuple(Die(sides, face, kept, note) for face in range(sides + 1))
+
+
+def _die_maker(sides: int, kept: bool = True, note: str = "") -> Callable[[int], Die]:
+    """face → `Die(sides, face, kept, note)`: a `Die` is immutable, so one per face is shared."""
+    if sides <= _DIE_TABLE_SIDES:
+        return _die_table(sides, kept, note).__getitem__
+    return lambda face: Die(sides, face, kept, note)
+
+
+def _face_test(selector: modifiers.Selector, sides: int) -> Callable[[int], bool]:
+    """`modifiers.matches(face, selector)` for the faces 1..sides of a die."""
+    if sides <= _DIE_TABLE_SIDES:
+        return frozenset(f for f in range(1, sides + 1) if modifiers.matches(f, selector)).__contains__
+    return lambda face: modifiers.matches(face, selector)
+
+
+def _plain_term(notation: str, count: int, sides: int, evaluate: Roller) -> Roller:
+    """`NdS`: N faces, their sum."""
+    die = _die_maker(sides)
+
+    def one(ctx: _Context) -> int:
+        rolled = ctx.rolled + 1
+        if rolled > MAX_DICE:
+            return evaluate(ctx)
+        ctx.rolled = rolled
+        rnd = ctx.rnd
+        face = int(rnd() * sides) + 1 if rnd is not None else ctx.source.roll(sides)
+        ctx.records.append(_new(DiceGroup, (notation, (die(face),), face)))
+        return face
+
+    def many(ctx: _Context) -> int:
+        rolled = ctx.rolled + count
+        if rolled > MAX_DICE:
+            return evaluate(ctx)
+        ctx.rolled = rolled
+        rnd = ctx.rnd
+        if rnd is not None:
+            faces = [int(rnd() * sides) + 1 for _ in range(count)]
+        else:
+            draw = ctx.source.roll
+            faces = [draw(sides) for _ in range(count)]
+        value = sum(faces)
+        ctx.records.append(_new(DiceGroup, (notation, tuple(map(die, faces)), value)))
+        return value
+
+    return one if count == 1 else many
+
+
+def _keep_term(notation: str, count: int, spec: Spec, note: str, evaluate: Roller) -> Roller:
+    """`NdSkhK` and the other keep / drop forms, nothing else: the window is known at once."""
+    sides = spec.sides
+    low, high = modifiers.keep_window(spec.keeps, count)
+    stop = count - high
+    keep, drop = _die_maker(sides), _die_maker(sides, False)
+    # ranked by face; equal faces: the later die ranks lower (as `roll_term`, a stable sort)
+    backwards = range(count - 1, -1, -1)
+
+    def term(ctx: _Context) -> int:
+        rolled = ctx.rolled + count
+        if rolled > MAX_DICE:
+            return evaluate(ctx)
+        ctx.rolled = rolled
+        rnd = ctx.rnd
+        if rnd is not None:
+            faces = [int(rnd() * sides) + 1 for _ in range(count)]
+        else:
+            draw = ctx.source.roll
+            faces = [draw(sides) for _ in range(count)]
+        ranked = sorted(backwards, key=faces.__getitem__)
+        dice = list(map(keep, faces))
+        value = sum(faces)
+        for i in ranked[:low] + ranked[stop:]:
+            face = faces[i]
+            value -= face
+            dice[i] = drop(face)
+        ctx.notes.append(note)
+        ctx.records.append(_new(DiceGroup, (notation, tuple(dice), value)))
+        return value
+
+    return term
+
+
+def _modified_term(notation: str, count: int, spec: Spec, note: str, evaluate: Roller) -> Roller:
+    """Rerolls, minimum / maximum and explosion (then keep / drop), die by die as
+    `modifiers._roll_die`: every die first, then each one's extra dice, each drawn through
+    `ctx.face` (which counts it against the limit)."""
+    sides = spec.sides
+    rerolls = tuple((once, _face_test(sel, sides)) for once, sel in spec.rerolls)
+    clamps = spec.clamps
+    explode = None if spec.explode is None else _face_test(spec.explode[1], sides)
+    kind = "" if spec.explode is None else spec.explode[0]
+    keeps = spec.keeps
+    keep, rerolled = _die_maker(sides), _die_maker(sides, False, "relancé")
+    exploded = _die_maker(sides, True, "explosé")
+
+    def term(ctx: _Context) -> int:
+        rolled = ctx.rolled + count
+        if rolled > MAX_DICE:
+            return evaluate(ctx)
+        ctx.rolled = rolled
+        rnd = ctx.rnd
+        if rnd is not None:
+            firsts = [int(rnd() * sides) + 1 for _ in range(count)]
+        else:
+            draw = ctx.source.roll
+            firsts = [draw(sides) for _ in range(count)]
+        face = ctx.face
+        pool: list[Die] = []
+        for cur in firsts:
+            for once, hit in rerolls:
+                while hit(cur):
+                    pool.append(rerolled(cur))
+                    cur = face(sides)
+                    if once:
+                        break
+            for op, n in clamps:
+                cur = max(cur, n) if op == "mi" else min(cur, n)
+            if explode is None or not explode(cur):
+                pool.append(keep(cur))
+                continue
+            chain = [cur]
+            while explode(chain[-1]) and (kind != "xo" or len(chain) == 1):
+                chain.append(face(sides))
+            if kind == "!!":
+                pool.append(Die(sides, sum(chain), True, "cumulé"))
+                continue
+            last = len(chain) - 1
+            for i, value in enumerate(chain):
+                shown = value - 1 if kind == "!p" and i > 0 else value
+                pool.append(exploded(shown) if i < last else keep(shown))
+        if keeps:
+            modifiers.drop_ranked(pool, keeps)
+            value = sum(d.face for d in pool if d.kept)
+        elif rerolls:
+            value = sum(d.face for d in pool if d.kept)
+        else:
+            value = sum(d.face for d in pool)
+        ctx.notes.append(note)
+        ctx.records.append(_new(DiceGroup, (notation, tuple(pool), value)))
+        return value
+
+    return term
