@@ -157,7 +157,7 @@ def modified_term(notation: str, count: int, spec: Spec, note: str, evaluate: Ro
                 _explode(cur, sides, kind, explode, face, pool, keep, exploded)
         if keeps:
             modifiers.drop_ranked(pool, keeps)
-        value = sum(d.face for d in pool if d.kept)
+        value = sum([d.face for d in pool if d.kept])
         ctx.notes.append(note)
         ctx.records.append(_new(DiceGroup, (notation, tuple(pool), value)))
         return value
