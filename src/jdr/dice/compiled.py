@@ -1,9 +1,9 @@
 """Compiled dice terms, what `Dice.compile` returns for the terms of everyday expressions
 (`1d20+5`, `4d6kh3`, `8d6ro1`, `1d6!`).
 
-the same faces drawn in the same order as `Dice.evaluate` / `modifiers.roll_term`, the same
-dice and notes, with the work that does not change from one roll to the next done once (keep
-window, meaning, the `Die` of each face). Whenever a term could pass the dice limit, it rolls
+Each gives what `Dice.evaluate` / `modifiers.roll_term` give: the same faces drawn in the same
+order, the same dice and notes, with the work that does not change from one roll to the next
+done once (keep window, meaning, the `Die` of each face). Whenever a term could pass the dice limit, it rolls
 through `evaluate`, so the limit is met at the same die with the same error. A compiled term
 records its group in `ctx.records` only; the line's `groups` are read from there
 (`notation._compile_line`). tests/dice/test_compiled.py proves both paths identical.

@@ -29,7 +29,7 @@ class RandomSource:
 
     def roll(self, sides: int) -> int:
         # floor(U * n) + 1: unbiased to within 2**-53 * n, and several times faster than randint.
-        # Compiled dice terms (dice/tree.py) draw the same formula inline from `uniform`.
+        # Compiled dice terms (dice/compiled.py) draw the same formula inline from `uniform`.
         return int(self.uniform() * sides) + 1
 
 
