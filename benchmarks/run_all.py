@@ -3,7 +3,8 @@ and « atteint » / « non atteint » / « non mesuré », in one table.
 
 Each benchmark runs as its own process (its output shown as it comes); its goals are read from
 what it prints: the lines `objectif | LABEL | FIGURE | VERDICT` of the live, many-tables and
-throughput benchmarks, and the summary lines of the others (start-up, odds, encounters). A
+throughput benchmarks, and the summary lines of the others (dice, start-up, odds, encounters,
+simulator). A
 benchmark that fails or runs out of time leaves its goals « non mesuré » (never a made-up figure).
 The machine's load (1 min average) is printed at the start and at the end: the ratios are measured
 in one run, interleaved, but latencies and rates suffer on a loaded machine.
@@ -73,6 +74,41 @@ def odds_goals(out: str) -> list[Goal]:
     return goals
 
 
+DICE_GOAL = "dés ≥ 4× d20"
+SIM_GOAL = "combats simulés ≥ 100× la boucle du moteur"
+
+
+def dice_goals(out: str) -> list[Goal]:
+    match = re.search(r"moyenne géométrique \(jdr / d20[^)]*\) : ([\d.]+)", out)
+    if not match:
+        return []
+    geo = float(match.group(1))
+    rows = re.findall(r"^(\S+)\s+[\d,]+\s+[\d,]+\s+([\d.]+)$", out, re.M)
+    worst = min(rows, key=lambda r: float(r[1]), default=None)
+    figure = f"moyenne géométrique {number(match.group(1))} ×"
+    if worst is not None:
+        figure += f" (le moins rapide : {worst[0]}, {number(worst[1])} ×)"
+    return [(DICE_GOAL, figure, verdict(geo >= 4))]
+
+
+def sim_goals(out: str) -> list[Goal]:
+    """One ratio per game system (`Simulateur — SYSTEME, …` then `rapport : N×`): the worst."""
+    ratios: list[tuple[float, str]] = []
+    system = "?"
+    for line in out.splitlines():
+        head = re.match(r"^Simulateur — ([^,]+),", line)
+        if head:
+            system = head.group(1)
+        match = re.match(r"^\s*rapport : ([\d.]+)×", line)
+        if match:
+            ratios.append((float(match.group(1)), system))
+    if not ratios:
+        return []
+    worst, system = min(ratios)
+    figure = f"{number(f'{worst:.0f}')} ×" + (f" (le moins rapide : {system})" if len(ratios) > 1 else "")
+    return [(SIM_GOAL, figure, verdict(worst >= 100))]
+
+
 ENCOUNTER_ROW = re.compile(r"^(combat (?:start|suivant) \(([^)]*)\))\s+[\d.]+ ms\s+[\d.]+ ms\s+([\d.]+)$",
                            re.M)
 
@@ -129,7 +165,7 @@ class Bench:
 
 
 BENCHES = [
-    Bench("dice", ["bench_dice.py"], ["bench_dice.py"], 120, lambda out: []),
+    Bench("dice", ["bench_dice.py"], ["bench_dice.py", "--rounds", "5"], 120, dice_goals, [DICE_GOAL]),
     Bench("odds", ["bench_odds.py"], ["bench_odds.py", "--rounds", "3"], 180, odds_goals,
           ["chances : chaque jet simple ≤ le temps d'icepool",
            "chances : jets opposés ≤ le temps d'icepool"]),
@@ -140,7 +176,7 @@ BENCHES = [
     Bench("encounter", ["bench_encounter.py", "--rounds", "1"],
           ["bench_encounter.py", "--rounds", "1", "--big", "200"], 300, encounter_goals,
           ["rencontres : 1 000 combattants ≤ 25 × le coût à 50 (combat start, combat suivant)"]),
-    Bench("sim", ["bench_sim.py"], ["bench_sim.py"], 120, lambda out: []),
+    Bench("sim", ["bench_sim.py"], ["bench_sim.py"], 120, sim_goals, [SIM_GOAL]),
     Bench("throughput", ["bench_throughput.py", "--seconds", "5"], ["bench_throughput.py", "--seconds", "2"],
           150, goal_lines, ["débit : ≥ 300 actions/s avec 16 clients (SQLite, PostgreSQL)",
                             "durabilité : 0 action acquittée perdue après kill -9"]),

@@ -152,13 +152,8 @@ def roll_term(spec: Spec, count: int, face: Callable[[], int]) -> tuple[list[Die
     else:
         for cur in firsts:
             _roll_die(spec, cur, raw, pool)
-    kept = [i for i, d in enumerate(pool) if d.kept]
     if spec.keeps:
-        a, b = keep_window(spec.keeps, len(kept))
-        ranked = sorted(kept, key=lambda i: (pool[i].face, -i))
-        for i in ranked[:a] + ranked[len(ranked) - b:]:
-            d = pool[i]
-            pool[i] = Die(d.sides, d.face, False, d.note)
+        drop_ranked(pool, spec.keeps)
     if spec.success is None and spec.failure is None:
         return pool, sum(d.face for d in pool if d.kept), 0, 0
     value = successes = failures = 0
@@ -168,6 +163,18 @@ def roll_term(spec: Spec, count: int, face: Callable[[], int]) -> tuple[list[Die
             successes += spec.success is not None and matches(d.face, spec.success)
             failures += spec.failure is not None and matches(d.face, spec.failure)
     return pool, value, successes, failures
+
+
+def drop_ranked(pool: list[Die], keeps: Sequence[tuple[str, int]]) -> None:
+    """Keep / drop among the dice still counted: the dice out of the window stop counting.
+
+    Ranked by face; of equal faces, the later die ranks lower."""
+    kept = [i for i, d in enumerate(pool) if d.kept]
+    a, b = keep_window(keeps, len(kept))
+    ranked = sorted(kept, key=lambda i: (pool[i].face, -i))
+    for i in ranked[:a] + ranked[len(ranked) - b:]:
+        d = pool[i]
+        pool[i] = Die(d.sides, d.face, False, d.note)
 
 
 def _roll_die(spec: Spec, cur: int, raw: Callable[[], int], pool: list[Die]) -> None:

@@ -8,6 +8,8 @@ module, has no limit on length or nesting (RecursionError leaks out), quadratic 
 and an unbounded parse cache. Here the limits are checked before any work, the parse cache is
 bounded, and faces come from an injected `DiceSource`. Every node can roll (`evaluate`) and give
 its exact distribution (`dist`); tests prove both agree by enumeration (dice/enumerate.py).
+`roll` compiles each line once (`Node.compile`, dice/compiled.py) into closures that roll it as
+`evaluate` does, face for face, with less work per roll; tests/dice/test_compiled.py proves it.
 
 Grammar (dice letters are case-insensitive, ASCII; spaces include non-breaking ones):
     line     := [N 'x'] expr [' x' N] [comment]       repeats: `6x 4d6kh3`, `4d6kh3 x6`
@@ -33,8 +35,9 @@ Grammar (dice letters are case-insensitive, ASCII; spaces include non-breaking o
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -359,15 +362,13 @@ def _roll_once(expression: str, node: Node, ctx: _Context, comment: str) -> Roll
                       comment, (), tuple(ctx.records))
 
 
-def roll(
+def _roll_tree(
     expression: str,
     source: DiceSource,
     variables: Mapping[str, int] | None = None,
 ) -> RollResult:
-    """Roll a free expression with faces from `source`; names are looked up in `variables`.
-
-    `variables` must be keyed by normalized names (see `jdr.names.normalize`).
-    """
+    """`roll` by walking the syntax tree (`Node.evaluate`): the reference the compiled plans
+    are proven against (tests/dice/test_compiled.py)."""
     line = parse_line(expression)
     names = variables if variables is not None else _NO_VARIABLES
     if line.repeat == 1:
@@ -381,6 +382,93 @@ def roll(
     return RollResult(expression, sum(r.total for r in rolls),
                       tuple(g for r in rolls for g in r.groups), None, line.node, (), line.comment,
                       tuple(rolls))
+
+
+# ---------------------------------------------------------------- compiled plans
+
+Plan = Callable[[str, DiceSource, Mapping[str, int]], RollResult]
+_new = tuple.__new__  # a NamedTuple without its Python-level `__new__`: same value, cheaper
+_PLANS: dict[str, Plan] = {}
+_PLAN_CACHE = 512  # expressions kept compiled, oldest forgotten first
+
+
+def _has_sets(node: Node) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, SetNode):
+            return True
+        stack.extend(current.children())
+    return False
+
+
+def _compile_line(line: Line) -> Plan:
+    """The line compiled once (`Node.compile`): a function giving what `_roll_tree` gives."""
+    node, comment, repeat = line.node, line.comment, line.repeat
+    sets = _has_sets(node)
+    compare = node.compile_compare() if isinstance(node, Compare) else None
+    run = node.compile()
+
+    def once(expression: str, ctx: _Context, comment: str) -> RollResult:
+        success: bool | None = None
+        if compare is None:
+            total = run(ctx)
+        else:
+            total, success = compare(ctx)
+        # compiled terms record their group in `records` only (dice/compiled.py)
+        records = tuple(ctx.records)
+        groups = records if not sets else tuple(r for r in records if type(r) is DiceGroup)
+        return _new(RollResult, (expression, total, groups, success, node, tuple(ctx.notes),
+                                 comment, (), records))
+
+    if repeat == 1 and compare is None and not sets:  # the everyday line: `1d20+5`
+        def plain(expression: str, source: DiceSource, names: Mapping[str, int]) -> RollResult:
+            ctx = _Context(source, names)
+            total = run(ctx)
+            records = tuple(ctx.records)
+            return _new(RollResult, (expression, total, records, None, node, tuple(ctx.notes),
+                                     comment, (), records))
+
+        return plain
+    if repeat == 1:
+        return lambda expression, source, names: once(expression, _Context(source, names), comment)
+
+    def repeated(expression: str, source: DiceSource, names: Mapping[str, int]) -> RollResult:
+        rolls: list[RollResult] = []
+        rolled = 0
+        for _ in range(repeat):
+            ctx = _Context(source, names, rolled)
+            rolls.append(once(expression, ctx, ""))
+            rolled = ctx.rolled
+        return RollResult(expression, sum(r.total for r in rolls),
+                          tuple(g for r in rolls for g in r.groups), None, node, (), comment,
+                          tuple(rolls))
+
+    return repeated
+
+
+def _plan(expression: str) -> Plan:
+    plan = _compile_line(parse_line(expression))
+    if len(_PLANS) >= _PLAN_CACHE:
+        with contextlib.suppress(KeyError, RuntimeError, StopIteration):  # another thread's
+            del _PLANS[next(iter(_PLANS))]
+    _PLANS[expression] = plan
+    return plan
+
+
+def roll(
+    expression: str,
+    source: DiceSource,
+    variables: Mapping[str, int] | None = None,
+) -> RollResult:
+    """Roll a free expression with faces from `source`; names are looked up in `variables`.
+
+    `variables` must be keyed by normalized names (see `jdr.names.normalize`).
+    """
+    if len(expression) > MAX_LENGTH:  # before hashing a text of a million characters
+        _check_length(expression)
+    plan = _PLANS.get(expression) or _plan(expression)
+    return plan(expression, source, variables if variables is not None else _NO_VARIABLES)
 
 
 def names_in(expression: str) -> set[str]:
