@@ -1,5 +1,5 @@
 """A change that only replaces whole numbers is written by rewriting those numbers in the text
-the sheet was read from (`jdr.core.sheet.Edits`); anything else writes the whole tree out. Either
+the sheet was read from (`jdr.core.edits.Edits`); anything else writes the whole tree out. Either
 way the text written reads back as exactly the tree in memory."""
 
 from __future__ import annotations

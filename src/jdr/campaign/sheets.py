@@ -32,7 +32,7 @@ class LazyDocument(SheetDocument):
     """A stored sheet whose YAML is parsed on first use (see `SheetDocument.from_text`)."""
 
     def __init__(self, text: str, path: Path) -> None:  # no super(): the data is lazy
-        from jdr.core.sheet import Edits
+        from jdr.core.edits import Edits
 
         self.path = path
         self.text = text
