@@ -179,3 +179,25 @@ def test_not_a_campaign_and_newer_schema(tmp_path: Path) -> None:
     with pytest.raises(CampaignError, match="plus récent"):
         Campaign.open(str(newer))
     assert head_revision() in known_revisions() and "0001" in known_revisions()
+
+
+def test_what_the_lock_found_absent_is_looked_for_again_once_written(db_target: str) -> None:
+    """The lock tells which of the waiting rolls, the open séance and the active encounter a
+    campaign has none of; once the transaction writes, or in the next one, they are read again."""
+    from jdr.campaign.seance import current, open_seance
+
+    campaign = Campaign.create(db_target, "Sondes", "cydonia")
+    with campaign.transaction() as tx:
+        assert tx.absent("rencontre") and tx.absent("seance") and tx.absent("attentes")
+        assert tx.encounter() is None
+        tx.set_encounter({"ordre": []})
+        assert not tx.absent("rencontre")
+        assert tx.encounter() is not None
+        open_seance(tx)
+        assert current(tx) is not None
+    with campaign.transaction() as tx:
+        assert not tx.absent("rencontre") and not tx.absent("seance") and tx.absent("attentes")
+        assert tx.encounter() is not None and current(tx) is not None
+        tx.set_encounter(None)
+    with campaign.transaction() as tx:
+        assert tx.absent("rencontre") and tx.encounter() is None

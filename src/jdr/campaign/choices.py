@@ -82,6 +82,8 @@ def brief(tx: Tx) -> list[tuple[int, int, list[Any], datetime]]:
     """(id, seq, keys, expires_at) of each waiting roll: one light query, asked before every
     action (almost always none), and not again in the same transaction while nothing was
     written (an action asked it three times)."""
+    if tx.absent("attentes"):
+        return []
     session = tx.session
     session.flush()
     known = tx.memo.get("brief")

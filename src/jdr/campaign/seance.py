@@ -28,6 +28,8 @@ CONTRIBUTION = re.compile(r"^[0-9a-f]{16,128}$")
 
 
 def current(tx: Tx) -> SeanceRow | None:
+    if tx.absent("seance"):
+        return None
     return tx.session.first(SeanceRow, 'campaign_id = :c AND "open" = :yes',
                             {"c": tx.campaign.id, "yes": True})
 

@@ -352,7 +352,11 @@ class Record:
 
     @classmethod
     def select(cls) -> str:
-        return f"SELECT {', '.join(_quoted(c) for c in cls.COLUMNS)} FROM {cls.TABLE}"
+        return f"SELECT {cls.column_list()} FROM {cls.TABLE}"
+
+    @classmethod
+    def column_list(cls) -> str:
+        return ", ".join(_quoted(c) for c in cls.COLUMNS)
 
 
 def _quoted(column: str) -> str:
@@ -415,6 +419,11 @@ class Session:
         if known is not None:
             return known  # type: ignore[return-value]
         return self.first(cls, "id = :id", {"id": ident})
+
+    def row_of(self, cls: type[R], raw: Sequence[Any]) -> R:
+        """The object of a row read by a query of one's own (`cls.select()`'s columns first)."""
+        self.flush()
+        return self._row(cls, raw)
 
     def _row(self, cls: type[R], raw: Sequence[Any]) -> R:
         known = self._rows.get((cls, raw[0]))

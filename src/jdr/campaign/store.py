@@ -187,6 +187,14 @@ def _check_name(name: str, what: str) -> str:
     return text
 
 
+# What `Tx.lock` looks for besides the campaign's row (`:id` is the campaign, `:yes` true).
+_PROBES = {
+    "attentes": ("jdr_attentes", "campaign_id = :id"),
+    "seance": ("jdr_seances", 'campaign_id = :id AND "open" = :yes'),
+    "rencontre": ("jdr_encounters", "campaign_id = :id AND active = :yes"),
+}
+
+
 class Tx:
     """What one transaction can do on a campaign."""
 
@@ -200,11 +208,31 @@ class Tx:
         self.appended: dict[int, Entry] = {}  # seq -> the entry this transaction wrote
 
     def lock(self) -> None:
-        row = self.session.first(CampaignRow, "id = :id", {"id": self.campaign.id},
-                                 self.session.conn.for_update.strip())
-        if row is None:
+        """Lock the campaign's row, and learn in the same query which of the waiting rolls, the
+        open séance and the active encounter it has none of: nearly every action asks for the
+        three, and most tables have none (`absent`)."""
+        session = self.session
+        probes = ", ".join(f"EXISTS (SELECT 1 FROM {table} WHERE {where})"
+                           for table, where in _PROBES.values())
+        found = session.all(f"SELECT {CampaignRow.column_list()}, {probes} FROM "
+                            f"{CampaignRow.TABLE} WHERE id = :id{session.conn.for_update}",
+                            {"id": self.campaign.id, "yes": True})
+        if not found:
             raise CampaignError("campagne supprimée entre-temps")
-        self.row = row
+        raw = found[0]
+        width = len(CampaignRow.COLUMNS)
+        self.row = session.row_of(CampaignRow, raw[:width])
+        none = frozenset(name for name, there in zip(_PROBES, raw[width:], strict=True) if not there)
+        self.memo["absent"] = (session.writes, none)
+
+    def absent(self, name: str) -> bool:
+        """Whether the lock found no `name` (« attentes », « seance », « rencontre ») and
+        nothing was written since: the query that would look for one can be skipped."""
+        known = self.memo.get("absent")
+        if known is None:
+            return False
+        self.session.flush()
+        return bool(known[0] == self.session.writes and name in known[1])
 
     # -- characters ---------------------------------------------------------------
 
@@ -408,6 +436,8 @@ class Tx:
     # -- encounter ----------------------------------------------------------------------
 
     def encounter(self) -> EncounterRow | None:
+        if self.absent("rencontre"):
+            return None
         return self.session.first(EncounterRow, "campaign_id = :c AND active = :yes",
                                   {"c": self.campaign.id, "yes": True})
 
