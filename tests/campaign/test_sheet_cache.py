@@ -147,3 +147,19 @@ def test_the_tree_copy_is_a_deep_copy() -> None:
     odd = copy_tree(_trees()[2])
     assert odd["base"] is odd["copie"]
     assert type(odd["ordre"]).__name__ == "CommentedOrderedMap"
+
+
+def test_an_action_leaves_older_objects_out_of_the_collectors_scans(db_target: str) -> None:
+    """Within a transaction (writing or reading), what the process held before it is frozen
+    (`jdr.core.heap`), and given back afterwards (issue 18: no full collection over every
+    object of the process in the middle of an action on 1,000 combatants)."""
+    import gc
+
+    campaign = _campaign(db_target)
+    gc.unfreeze()
+    for block in (campaign.transaction, campaign.reading):
+        with block() as tx:
+            assert gc.get_freeze_count() > 0
+            tx.load(["Nain A"])
+        assert gc.get_freeze_count() == 0
+    campaign.dispose()

@@ -25,6 +25,7 @@ from jdr.campaign.db import (
 )
 from jdr.campaign.rows import CampaignRow, CharacterRow, EncounterRow, JournalRow
 from jdr.campaign.sql import Database, Session, in_list
+from jdr.core.heap import older_objects_frozen
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import GameSystem, Loaded
 from jdr.errors import JdrError, RuleError
@@ -156,8 +157,10 @@ class Campaign:
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
-        """One locked write transaction: committed at the end, rolled back on any error."""
-        with translated_errors(), self.db.begin(key=self.id) as conn:
+        """One locked write transaction: committed at the end, rolled back on any error. The
+        objects the process held before it are not scanned by the garbage collector meanwhile
+        (`jdr.core.heap`: an action on 1,000 combatants is no dearer per combatant than on 50)."""
+        with older_objects_frozen(), translated_errors(), self.db.begin(key=self.id) as conn:
             tx = Tx(self, Session(conn))
             tx.lock()
             yield tx
@@ -165,8 +168,9 @@ class Campaign:
 
     @contextmanager
     def reading(self) -> Iterator[Tx]:
-        """A transaction for reading only (rolled back at the end)."""
-        with translated_errors(), self.db.begin(write=False) as conn:
+        """A transaction for reading only (rolled back at the end); the collector as in
+        `transaction`."""
+        with older_objects_frozen(), translated_errors(), self.db.begin(write=False) as conn:
             yield Tx(self, Session(conn))
 
     def dispose(self) -> None:
