@@ -107,7 +107,7 @@ def _pool(value: Any) -> Any:
 class Pool(BaseModel):
     """Hit points and other pools: `{max: N, actuels: N}`."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     max: Annotated[Int, InRange(0)]
     actuels: Annotated[Int, InRange(-1000)]
 

@@ -66,7 +66,7 @@ PredilectionState = Annotated[str, BeforeValidator(_predilection_state)]
 class Attributes(BaseModel):
     """R003.01: Adresse, Clairvoyance, Présence, Puissance, Trempe, each 1..10."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     adresse: AttributeValue
     clairvoyance: AttributeValue
     presence: AttributeValue
@@ -82,7 +82,7 @@ class Attributes(BaseModel):
 class Secondary(BaseModel):
     """R003.02 / A003.12: Défense, Santé, Psyché, Vitesse (metres per 6-second turn): data."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     defense: Positive | None = None
     sante: PoolField | None = None
     psyche: PoolField | None = None
@@ -92,7 +92,7 @@ class Secondary(BaseModel):
 class CydSheet(BaseModel):
     """A `cyd` sheet (SHEETS.md). Unknown top-level keys are kept (a person's notes)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     systeme: Annotated[str, BeforeValidator(_system)]
     nom: str
     genre: GenreField = None  # f, m ou absent (neutre) : accord des messages

@@ -20,7 +20,7 @@ from jdr.systems.cydonia.tables import (
 
 
 class Weapon(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     nom: str
     competence: str
     degats: str = "0"
@@ -35,7 +35,7 @@ class Weapon(BaseModel):
 
 
 class Item(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     nom: str
     bonus: Annotated[dict[str, Annotated[Int, InRange(0, 14)]], NormalizedKeys("bonus")] = Field(
         default_factory=dict)
@@ -43,7 +43,7 @@ class Item(BaseModel):
 
 
 class Reputation(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     niveau: Annotated[Int, InRange(-10, 10)] = 0
     points: Annotated[Int, InRange(-1000, 1000)] = 0
 
@@ -51,7 +51,7 @@ class Reputation(BaseModel):
 class State(BaseModel):
     """Kept by the engine (SHEETS.md): malus (A000.16), concentration (R000.36), ..."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     malus: Annotated[Int, InRange(-100, 100)] = 0   # A000.16: its size is taken off every roll
     concentration: Annotated[Int, InRange(0, 3)] = 0
     assomme: Annotated[Int, InRange(0, 1000)] = 0   # knock-out damage (R000.41), 0 = awake
@@ -68,7 +68,7 @@ class State(BaseModel):
 class Companion(BaseModel):
     """An animal or servant (R000.45: +1 stat for 2 XP); its stats are the MJ's data."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     stats: Annotated[dict[str, Annotated[Int, InRange(0, 100)]],
                      NormalizedKeys("compagnons.stats")] = Field(default_factory=dict)
 
@@ -80,7 +80,7 @@ def _abbrev(values: Any) -> Any:
 
 
 class CydoniaSheet(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     systeme: Literal["cydonia"]
     nom: str

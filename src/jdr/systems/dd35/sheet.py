@@ -70,7 +70,7 @@ ClassName = Annotated[str, AfterValidator(_check_class)]
 class Abilities(BaseModel):
     """A002.01: the six 3.5 abilities, scores 1..50."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     force: Score
     dexterite: Score
     constitution: Score
@@ -83,7 +83,7 @@ class Armour(BaseModel):
     """Armour or shield (R002.06, R002.07). `malus` is the armour check penalty (its size: 6 or
     -6 alike). A missing value is taken from the armour table (A002.09) by name."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     nom: str = ""
     bonus_ca: NonNegative | None = None
     malus: Small | None = None
@@ -117,7 +117,7 @@ class Armour(BaseModel):
 class Feats(BaseModel):
     """Feat bonuses (dons) the formulas name: AC, attack, damage, initiative, class-feat DR."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     ca: Small = 0
     attaque: Small = 0
     degats: Small = 0
@@ -128,7 +128,7 @@ class Feats(BaseModel):
 class Weapon(BaseModel):
     """A weapon (A002.24: its dice, threat range and multiplier are data)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     nom: str
     degats: Annotated[str, AfterValidator(_check_dice)]
     zone_critique: Annotated[Int, InRange(2, 20)] = 20
@@ -148,7 +148,7 @@ class State(BaseModel):
     act this round (R002.13: +5 to its initiative when the round ends); `surpris`, it did not
     see an ambush coming (A002.21: flat-footed until the first round ends)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     attend: bool = False
     surpris: bool = False
 
@@ -156,7 +156,7 @@ class State(BaseModel):
 class Sheet(BaseModel):
     """A dd35 character sheet (SHEETS.md)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     systeme: Literal["dd35"]
     nom: str
     genre: GenreField = None  # f, m ou absent (neutre) : accord des messages

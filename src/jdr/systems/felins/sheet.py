@@ -59,7 +59,7 @@ def _system_is_felins(value: Any) -> Any:
 class Characteristics(BaseModel):
     """R004.02 the nine characteristics, each 1..5 (R004.03)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     force: Characteristic
     precision: Characteristic
     vigueur: Characteristic
@@ -101,7 +101,7 @@ SkillName = Annotated[str, AfterValidator(_known_skill)]
 class FelinsSheet(BaseModel):
     """SHEETS.md `felins`; unknown top-level keys are kept (a person's notes)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     systeme: Annotated[str, BeforeValidator(_system_is_felins)]
     nom: str
     genre: GenreField = None  # f, m ou absent (neutre) : accord des messages

@@ -82,7 +82,7 @@ def _system(value: Any) -> Any:
 
 
 class Weapon(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     nom: str
     competence: str
@@ -91,7 +91,7 @@ class Weapon(BaseModel):
 class Characteristics(BaseModel):
     """R001.01 / R001.02: the six characteristics, 1..20."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     intelligence: CharacteristicValue
     adresse: CharacteristicValue
@@ -104,7 +104,7 @@ class Characteristics(BaseModel):
 class State(BaseModel):
     """Kept by jdr: `mort` once the MJ decided that a character at 0 pv died (D-001.30)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     mort: bool = False
 
@@ -112,7 +112,7 @@ class State(BaseModel):
 class MaitriseSheet(BaseModel):
     """SHEETS.md, `maitrise`. Unknown keys are kept."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", defer_build=True, populate_by_name=True)
 
     systeme: Annotated[str, BeforeValidator(_system)]
     nom: str
