@@ -1,8 +1,9 @@
 """Commands on sheet files import only what they use (issue 18): never the campaign layer
 (`jdr.campaign`, SQLAlchemy, Alembic), never numpy, rich nor another system than the sheet's, nor
-`importlib.metadata` (pydantic's plugin search: `jdr.core.sheet`); not even the exact odds
-engine (icepool) for the odds of a check or an attack, whose dice count their own law. Each
-command runs in a fresh interpreter, in a folder without campaign, and lists what it imported."""
+`importlib.metadata` (pydantic's plugin search: `jdr.core.sheet`), nor `json` without `--json`;
+not even the exact odds engine (icepool) for the odds of a check or an attack, whose dice count
+their own law. Each command runs in a fresh interpreter, in a folder without campaign, and lists
+what it imported."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from sheets_data import ELFE_YAML, NAIN_YAML
 
 NEVER = ("sqlalchemy", "alembic", "mako", "numpy", "psycopg", "rich", "jdr.campaign", "jdr.web", "jdr.sim",
-         "importlib.metadata", "jdr.systems.maitrise", "jdr.systems.dd35", "jdr.systems.cyd.",
+         "json", "importlib.metadata", "jdr.systems.maitrise", "jdr.systems.dd35", "jdr.systems.cyd.",
          "jdr.systems.felins")
 
 FILE_COMMANDS = {
@@ -34,10 +35,12 @@ FILE_COMMANDS = {
 }
 
 PROBE = """\
-import json, sys
+import sys
 from jdr.cli.main import main
 code = main(sys.argv[1:])
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+modules = sorted(sys.modules)  # before the probe's own json
+import json
+print(json.dumps({"code": code, "modules": modules}))
 """
 
 

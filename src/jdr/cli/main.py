@@ -156,7 +156,11 @@ def sheet_new_cmd(
     """Écrit un modèle de fiche commenté."""
     from jdr.core.registry import get_system
     from jdr.core.sheet import os_reason, shown_path, write_atomic
-    from jdr.render.json import dumps
+
+    def dumps(value: Any) -> str:  # the json module only for --json
+        from jdr.render.json import dumps as json_text
+
+        return json_text(value)
 
     system = get_system(systeme)
     text = system.template()
@@ -187,7 +191,6 @@ def sheet_check_cmd(
     from jdr.core.sheet import SheetDocument
     from jdr.core.usecase import load
     from jdr.errors import SheetError
-    from jdr.render.json import dumps
     from jdr.render.safe import clean
 
     doc = SheetDocument.load(fiche)
@@ -198,6 +201,8 @@ def sheet_check_cmd(
     except SheetError as exc:
         problems = exc.problems or [exc.message]
     if as_json:
+        from jdr.render.json import dumps
+
         print_plain(dumps({"valid": not problems, "problems": problems}))
     elif problems:
         sys.stderr.write(f"{clean(str(fiche))} : {len(problems)} problème(s)\n")

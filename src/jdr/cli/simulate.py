@@ -6,7 +6,6 @@ written (but the chart, when asked). numpy is imported only inside the command."
 from __future__ import annotations
 
 import inspect
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -60,6 +59,8 @@ def _one(words: list[str], ws: Any, n: int, seed: int | None, tactics: list[str]
         from jdr.sim.chart import write
 
         write(result, chart)
+    import json
+
     _print(json.dumps(result.to_json(), ensure_ascii=False, indent=2) if as_json
            else to_text(result))
 
@@ -83,6 +84,8 @@ def _sweep(words: list[str], ws: Any, spec: str, n: int, seed: int | None,
     points: list[dict[str, Any]] = [{"value": v, "simulation": r}
                                     for v, r in zip(sweep.values, results, strict=True)]
     if as_json:
+        import json
+
         _print(json.dumps({"type": "balayage", "parameter": sweep.label, "points": points},
                           ensure_ascii=False, indent=2))
         return

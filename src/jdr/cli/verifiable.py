@@ -3,7 +3,6 @@ verifiable dice (issue 21), in a campaign or for forum play without a server."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -117,6 +116,8 @@ def verify_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Vérifie chaque dé : code 0 si chaque entrée vérifiable est conforme, 1 sinon."""
+    import json
+
     from jdr.dice.verifiable import load_entries, verify_blocks, verify_journal
     from jdr.render.json import dumps
 
@@ -171,6 +172,8 @@ def commitment_cmd(
 
 def verifiable_roll(expression: str, fichier: Path | None, fmt: str, as_json: bool) -> None:
     """`jdr lancer EXPR --verifiable`: the next roll of the forum commitment, as a block to post."""
+    import json
+
     from jdr.cli.engagement import read_commitment, write_commitment
     from jdr.dice.notation import roll
     from jdr.dice.verifiable import EntrySource, entry_key, entry_tag

@@ -18,7 +18,6 @@ enumeration keeps.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -57,6 +56,8 @@ def effect_of(outcome: Outcome | None, docs: Sequence[SheetDocument]) -> Effect:
 
 def effect_from(changes: Iterable[SheetChange], docs: Sequence[SheetDocument]) -> Effect:
     """Sheet changes, each tied to its sheet's position in `docs` (what `effect_of` keeps)."""
+    import json
+
     out: list[Change] = []
     for change in changes:
         role = next((i for i, doc in enumerate(docs) if doc is change.doc), None)
