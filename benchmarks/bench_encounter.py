@@ -5,8 +5,8 @@ command runs it — one locked transaction: the step, its journal entry, the tex
 is rolled back afterwards so the next round measures the same thing. CPU time of the thread
 (`time.thread_time`), median of the rounds, the two sizes interleaved. Two caches states:
 
-- « à froid » : the process-wide sheet cache emptied before each step (a `jdr combat` command,
-  one process per command);
+- « à froid » : the process-wide sheet caches (models and YAML trees) emptied before each step
+  (a `jdr combat` command, one process per command: every sheet parsed once);
 - « jdr serve » : the cache kept between steps (one server process serving many actions).
 
 Goal: the 1,000 / 50 ratio ≤ 25 (linear: 20 is exactly proportional).
@@ -49,11 +49,18 @@ class Rollback(Exception):
 
 
 def clear_cache() -> None:
+    """What a fresh process starts with: no sheet model kept, and no YAML tree either (`DOCS`,
+    the trees validation reads: without emptying it, « à froid » parsed no sheet at all)."""
     try:
         from jdr.campaign.sheets import MODELS
     except ImportError:  # before the cache existed
         return
     MODELS.clear()
+    try:
+        from jdr.campaign.sheets import DOCS
+    except ImportError:  # before the trees were kept
+        return
+    DOCS.clear()
 
 
 def campaign_of(folder: Path, n: int) -> tuple[Campaign, list[str]]:

@@ -62,6 +62,25 @@ class Sheet(BaseModel):
 from ruamel.yaml import YAML
 Sheet.model_validate(dict(YAML(typ="rt").load("nom: A\\npv: {max: 3}\\n")))
 """
+# The floor's parts, each on top of typer: what pydantic (one model built and used) and what
+# ruamel.yaml (one round-trip read) add; the floor is about typer + both additions.
+FLOOR_PARTS = {
+    "plancher : typer + pydantic, 1 modèle": """\
+import sys, types, typer
+sys.modules["pydantic.plugin._loader"] = loader = types.ModuleType("pydantic.plugin._loader")
+loader.get_plugins = tuple
+from pydantic import BaseModel
+class Sheet(BaseModel):
+    nom: str
+    pv: dict[str, int]
+Sheet.model_validate({"nom": "A", "pv": {"max": 3}})
+""",
+    "plancher : typer + ruamel.yaml, 1 lecture": """\
+import typer
+from ruamel.yaml import YAML
+dict(YAML(typ="rt").load("nom: A\\npv: {max: 3}\\n"))
+""",
+}
 DEPENDENCIES = ["rich", "ruamel.yaml", "pydantic", "numpy", "sqlite3", "sqlalchemy",
                 "sqlalchemy.orm", "alembic", "psycopg", "icepool"]
 
@@ -172,6 +191,8 @@ def main() -> None:
         }
         for dep in DEPENDENCIES:
             table[f"import {dep}"] = ("dépendance", [sys.executable, "-c", f"import {dep}"])
+        for name, code in FLOOR_PARTS.items():
+            table[name] = ("dépendance", [sys.executable, "-c", code])
         table["plancher : typer, 1 modèle, YAML"] = ("dépendance", [sys.executable, "-c", FLOOR])
         table |= files_commands(None, "") | campaign_commands(None, "")
         if args.before is not None:
