@@ -98,6 +98,12 @@ class Flat:
         return first_next[picked], second_next[picked]
 
 
+def _pairs(table: npt.NDArray[Any], first: Ints, second: Ints) -> npt.NDArray[Any]:
+    """`table[first, second]`, read through its flat index (a third of the time)."""
+    found: npt.NDArray[Any] = table.reshape(-1).take(first * table.shape[1] + second)
+    return found
+
+
 def _without_name(plain: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in plain.items() if k.lower() != "nom"}
 
@@ -240,13 +246,13 @@ class Compiled:
             if dense is not None:
                 grown[:dense.shape[0], :dense.shape[1]] = dense
             dense = self._dense[kind] = grown
-        ids = dense[first, second]
+        ids = _pairs(dense, first, second)
         unknown = ids == _UNKNOWN
         if unknown.any():
             for key in np.unique(first[unknown] * (1 << _SHIFT) + second[unknown]):
                 a, b = int(key) >> _SHIFT, int(key) & ((1 << _SHIFT) - 1)
                 dense[a, b] = compile_one(a, b)
-            ids = dense[first, second]
+            ids = _pairs(dense, first, second)
         return ids.astype(np.int64)
 
     def _outcomes(self, a: int, d: int) -> dict[Effect, Fraction]:
@@ -288,7 +294,7 @@ class Compiled:
             grown = np.full((2 * len(self.plains), 2 * len(self.datas)), _UNKNOWN, dtype=np.int64)
             grown[:self._others.shape[0], :self._others.shape[1]] = self._others
             self._others = grown
-        ids = self._others[states, datas]
+        ids = _pairs(self._others, states, datas)
         unknown = ids == _UNKNOWN
         if not unknown.any():
             return ids
@@ -298,7 +304,7 @@ class Compiled:
             still = len(table[0]) == 1 and table[1][0] == state and table[2][0] == data
             self._others[state, data] = -1 if still else self.hooks["autre"].add((state, data),
                                                                                  table)
-        return self._others[states, datas]
+        return _pairs(self._others, states, datas)
 
     def _hook(self, state: int, data: int, mode: str) -> Table:
         from jdr.dice.enumerate import enumerate_truncated

@@ -1,14 +1,16 @@
 """N fights at once with numpy, drawing from the compiled tables (`jdr.sim.tables`).
 
-Each fight is a row; each character a column holding its state id (and, for a system with a
-`turn_start`, the id of its encounter data). The turns are played as the scalar engine plays
-them — the order of initiative (each character's score drawn from its compiled initiative, ties
-broken at random), the start of each turn, then the attack of whoever can act on the target its
-side's tactic picks — but for every fight at once: the fights that meet the same pair of states
-draw their outcome indices together (every table laid end to end: one `searchsorted` for all
-the fights of a turn, `tables.Flat`). One generator
-(`numpy.random.Generator`, seeded by `--seed`) gives every draw.
-"""
+Each character is a line of the arrays and each fight a column: a cell holds the character's
+state id (and, for a system with a `turn_start`, the id of its encounter data), and what the
+tactics read of that state (can act, health left), changed with it. The turns are played as the
+scalar engine plays them — the order of initiative (each character's score drawn from its
+compiled initiative, ties broken at random), the start of each turn, then the attack of whoever
+can act on the target its side's tactic picks — but for every fight at once: the fights that
+meet the same pair of states draw their outcome indices together (every table laid end to end:
+one `searchsorted` for all the fights of a turn, `tables.Flat`). Each numpy operation runs along
+the fights (thousands of cells), never across the few characters of one fight. One generator
+(`numpy.random.Generator`, seeded by `--seed`) gives every draw, fight after fight in their
+order, so that a seed gives the same figures however the arrays are laid out."""
 
 from __future__ import annotations
 
@@ -139,7 +141,7 @@ class _Run:
         then to the actor (`cell`: per column, the actor's flat index)."""
         on, width = self.on(), self.width
         states, datas = ((self.states, self.datas) if self.live == width
-                         else (self.states[:, on], self.datas[:, on]))
+                         else (self.states.take(on, axis=1), self.datas.take(on, axis=1)))
         ids = self.tables.other_ids(states, datas)
         ids[cell[on] // width, np.arange(len(on))] = -1
         found, characters = np.nonzero(ids.T >= 0)  # fight by fight, each in its columns' order
