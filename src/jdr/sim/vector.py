@@ -7,8 +7,8 @@ scalar engine plays them — the order of initiative (each character's score dra
 compiled initiative, ties broken at random), the start of each turn, then the attack of whoever
 can act on the target its side's tactic picks — but for every fight at once: the fights that
 meet the same pair of states draw their outcome indices together (every table laid end to end:
-one `searchsorted` for all the fights of a turn, `tables.Flat`). Each numpy operation runs along
-the fights (thousands of cells), never across the few characters of one fight. One generator
+one `searchsorted` for all the fights of a turn, `tables.Flat`). Each numpy operation of a turn
+runs along the fights (thousands of cells), never across the few characters of one fight. One generator
 (`numpy.random.Generator`, seeded by `--seed`) gives every draw, fight after fight in their
 order, so that a seed gives the same figures however the arrays are laid out."""
 
@@ -136,14 +136,14 @@ class _Run:
         """The columns of the fights still on."""
         return np.arange(self.width) if self.live == self.width else np.flatnonzero(self.active)
 
-    def turn_start(self, cell: Ints) -> None:
+    def turn_start(self, actor: Ints, cell: Ints) -> None:
         """What the start of the actor's turn does to the others (a lost turn that ends…),
         then to the actor (`cell`: per column, the actor's flat index)."""
         on, width = self.on(), self.width
         states, datas = ((self.states, self.datas) if self.live == width
                          else (self.states.take(on, axis=1), self.datas.take(on, axis=1)))
         ids = self.tables.other_ids(states, datas)
-        ids[cell[on] // width, np.arange(len(on))] = -1
+        ids[actor[on], np.arange(len(on))] = -1
         found, characters = np.nonzero(ids.T >= 0)  # fight by fight, each in its columns' order
         if found.size:
             cells = characters * width + on[found]
@@ -204,7 +204,7 @@ class _Run:
         width = self.width
         cell = actor * width + np.arange(width)
         if self.tables.turn_hook:
-            self.turn_start(cell)
+            self.turn_start(actor, cell)
         acting, target = self.targets(actor, cell)
         rows = np.flatnonzero(acting)
         attackers, defenders = cell[rows], target[rows] * width + rows
