@@ -64,8 +64,8 @@ class Flat:
     def __init__(self) -> None:
         self.ids: dict[tuple[int, int], int] = {}
         self.tables: list[Table] = []
-        self._arrays: tuple[Floats, Ints, Ints, Ints] | None = None
-        self._laid = 0  # tables already in `_arrays`
+        # the tables laid so far and their arrays, replaced together (another thread may read)
+        self._laid: tuple[int, tuple[Floats, Ints, Ints, Ints] | None] = (0, None)
 
     def add(self, key: tuple[int, int], table: Table) -> int:
         self.ids[key] = len(self.tables)
@@ -75,20 +75,21 @@ class Flat:
     def arrays(self) -> tuple[Floats, Ints, Ints, Ints]:
         """(shifted cumulative probabilities, last index of each table, next first, next second);
         the tables added since the last call are laid after the others."""
-        if self._arrays is None or self._laid < len(self.tables):
-            start, new = self._laid, self.tables[self._laid:]
-            offset = 0 if self._arrays is None else int(self._arrays[1][-1]) + 1
+        start, arrays = self._laid
+        count = len(self.tables)
+        if arrays is None or start < count:
+            new = self.tables[start:count]
+            offset = 0 if arrays is None else int(arrays[1][-1]) + 1
             parts: tuple[Any, ...] = (
                 [t[0] + (start + i) for i, t in enumerate(new)],
                 [offset + np.cumsum([len(t[0]) for t in new], dtype=np.int64) - 1],
                 [t[1] for t in new], [t[2] for t in new])
-            if self._arrays is not None:
-                parts = tuple([old, *part] for old, part in zip(self._arrays, parts, strict=True))
+            if arrays is not None:
+                parts = tuple([old, *part] for old, part in zip(arrays, parts, strict=True))
             cum, last, first, second = (np.concatenate(part) for part in parts)
-            self._arrays = (cum, last.astype(np.int64), first.astype(np.int64),
-                            second.astype(np.int64))
-            self._laid = len(self.tables)
-        return self._arrays
+            arrays = (cum, last.astype(np.int64), first.astype(np.int64), second.astype(np.int64))
+            self._laid = (count, arrays)
+        return arrays
 
     def draw(self, ids: Ints, rng: np.random.Generator) -> tuple[Ints, Ints]:
         """One outcome per row (`ids`: each row's table): its two next values."""
