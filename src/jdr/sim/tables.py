@@ -18,6 +18,7 @@ Whatever cannot be compiled raises `CannotCompile` (the run falls back to the sc
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,9 @@ HOOKS = {"tour": "le début de tour", "autre": "le début du tour d'un autre",
          "round": "le début de round"}
 _UNKNOWN = -2
 MAX_LOADED = 20_000  # sheets kept loaded (by state and name)
+DENSE_CELLS = 1 << 23  # table numbers kept in an array indexed by both states (or state and
+# data) while it holds at most this many cells (32 Mo); past it, found by sorting the pairs met
+_SHIFT = 31  # a pair of numbers as one key: first << _SHIFT | second
 
 
 class CannotCompile(Exception):
@@ -60,22 +64,32 @@ class Flat:
     def __init__(self) -> None:
         self.ids: dict[tuple[int, int], int] = {}
         self.tables: list[Table] = []
-        self._arrays: tuple[Floats, Ints, Ints, Ints] | None = None
+        # the tables laid so far and their arrays, replaced together (another thread may read)
+        self._laid: tuple[int, tuple[Floats, Ints, Ints, Ints] | None] = (0, None)
 
     def add(self, key: tuple[int, int], table: Table) -> int:
         self.ids[key] = len(self.tables)
         self.tables.append(table)
-        self._arrays = None
         return self.ids[key]
 
     def arrays(self) -> tuple[Floats, Ints, Ints, Ints]:
-        """(shifted cumulative probabilities, last index of each table, next first, next second)."""
-        if self._arrays is None:
-            cum = np.concatenate([t[0] + i for i, t in enumerate(self.tables)])
-            last = np.cumsum([len(t[0]) for t in self.tables]) - 1
-            self._arrays = (cum, last.astype(np.int64), np.concatenate([t[1] for t in self.tables]),
-                            np.concatenate([t[2] for t in self.tables]))
-        return self._arrays
+        """(shifted cumulative probabilities, last index of each table, next first, next second);
+        the tables added since the last call are laid after the others."""
+        start, arrays = self._laid
+        count = len(self.tables)
+        if arrays is None or start < count:
+            new = self.tables[start:count]
+            offset = 0 if arrays is None else int(arrays[1][-1]) + 1
+            parts: tuple[Any, ...] = (
+                [t[0] + (start + i) for i, t in enumerate(new)],
+                [offset + np.cumsum([len(t[0]) for t in new], dtype=np.int64) - 1],
+                [t[1] for t in new], [t[2] for t in new])
+            if arrays is not None:
+                parts = tuple([old, *part] for old, part in zip(arrays, parts, strict=True))
+            cum, last, first, second = (np.concatenate(part) for part in parts)
+            arrays = (cum, last.astype(np.int64), first.astype(np.int64), second.astype(np.int64))
+            self._laid = (count, arrays)
+        return arrays
 
     def draw(self, ids: Ints, rng: np.random.Generator) -> tuple[Ints, Ints]:
         """One outcome per row (`ids`: each row's table): its two next values."""
@@ -83,6 +97,12 @@ class Flat:
         picked = np.minimum(np.searchsorted(cum, ids + rng.random(len(ids)), side="right"),
                             last[ids])
         return first_next[picked], second_next[picked]
+
+
+def _pairs(table: npt.NDArray[Any], first: Ints, second: Ints) -> npt.NDArray[Any]:
+    """`table[first, second]`, read through its flat index (a third of the time)."""
+    found: npt.NDArray[Any] = table.reshape(-1).take(first * table.shape[1] + second)
+    return found
 
 
 def _without_name(plain: dict[str, Any]) -> dict[str, Any]:
@@ -109,6 +129,8 @@ class Compiled:
         self.loaded: dict[tuple[int, str], Loaded[Any]] = {}
         self.hooks = {mode: Flat() for mode in HOOKS}
         self._others = np.full((0, 0), _UNKNOWN, dtype=np.int64)
+        self._dense: dict[str, npt.NDArray[np.int32]] = {}  # "attaque", "tour", "round"
+        self.dense_cells = DENSE_CELLS
         self.initiatives: dict[int, tuple[Ints, Floats]] = {}
         self.data_keys: dict[str, int] = {"{}": 0}
         self.datas: list[dict[str, Any]] = [{}]
@@ -195,6 +217,45 @@ class Compiled:
                 raise
         return found
 
+    def attack_ids(self, attackers: Ints, defenders: Ints) -> Ints:
+        """Per row, the number of the attack table of `attackers[i]` on `defenders[i]` (each
+        pair compiled when first met, in the order of the pairs)."""
+        return self._ids("attaque", attackers, defenders, len(self.plains), self.attack_id)
+
+    def hook_ids(self, mode: str, states: Ints, datas: Ints) -> Ints:
+        """Per row, the number of the table of a hook (`hook_id`) on `states[i]` with its
+        encounter data `datas[i]`."""
+        return self._ids(mode, states, datas, len(self.datas),
+                         lambda state, data: self.hook_id(mode, state, data))
+
+    def _ids(self, kind: str, first: Ints, second: Ints, width: int,
+             compile_one: Callable[[int, int], int]) -> Ints:
+        """The table numbers of pairs of numbers: read in an array indexed by both while it is
+        small enough (grown as states come), the pairs never met compiled first, in increasing
+        order of their key (as when every pair is sorted)."""
+        rows = len(self.plains)
+        dense = self._dense.get(kind)
+        if dense is None or dense.shape[0] < rows or dense.shape[1] < width:
+            shape = (rows + rows // 2 + 16, width + width // 2 + 16)
+            if shape[0] * shape[1] > self.dense_cells:
+                keys = first * (1 << _SHIFT) + second
+                uniq, inverse = np.unique(keys, return_inverse=True)
+                found = np.array([compile_one(int(k) >> _SHIFT, int(k) & ((1 << _SHIFT) - 1))
+                                  for k in uniq], dtype=np.int64)
+                return found[inverse]
+            grown = np.full(shape, _UNKNOWN, dtype=np.int32)
+            if dense is not None:
+                grown[:dense.shape[0], :dense.shape[1]] = dense
+            dense = self._dense[kind] = grown
+        ids = _pairs(dense, first, second)
+        unknown = ids == _UNKNOWN
+        if unknown.any():
+            for key in np.unique(first[unknown] * (1 << _SHIFT) + second[unknown]):
+                a, b = int(key) >> _SHIFT, int(key) & ((1 << _SHIFT) - 1)
+                dense[a, b] = compile_one(a, b)
+            ids = _pairs(dense, first, second)
+        return ids.astype(np.int64)
+
     def _outcomes(self, a: int, d: int) -> dict[Effect, Fraction]:
         attacker, defender = self.fresh(a, "Attaquant"), self.fresh(d, "Défenseur")
         try:
@@ -234,7 +295,7 @@ class Compiled:
             grown = np.full((2 * len(self.plains), 2 * len(self.datas)), _UNKNOWN, dtype=np.int64)
             grown[:self._others.shape[0], :self._others.shape[1]] = self._others
             self._others = grown
-        ids = self._others[states, datas]
+        ids = _pairs(self._others, states, datas)
         unknown = ids == _UNKNOWN
         if not unknown.any():
             return ids
@@ -244,7 +305,7 @@ class Compiled:
             still = len(table[0]) == 1 and table[1][0] == state and table[2][0] == data
             self._others[state, data] = -1 if still else self.hooks["autre"].add((state, data),
                                                                                  table)
-        return self._others[states, datas]
+        return _pairs(self._others, states, datas)
 
     def _hook(self, state: int, data: int, mode: str) -> Table:
         from jdr.dice.enumerate import enumerate_truncated
