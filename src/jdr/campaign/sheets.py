@@ -130,7 +130,7 @@ def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
     from, and nothing changes them."""
     import copy
 
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq, Format
 
     if memo is None:
         memo = {}
@@ -154,13 +154,19 @@ def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
     for attrib in _ATTRIBUTES:
         if hasattr(node, attrib):
             value = getattr(node, attrib)
-            setattr(new, attrib, value if attrib == _LINE_COL else copy.deepcopy(value, memo))
+            if attrib == _LINE_COL:
+                setattr(new, attrib, value)
+            elif attrib == _FORMAT and type(value) is Format:  # one field, copied directly
+                style = Format()
+                style._flow_style = value._flow_style
+                setattr(new, attrib, style)
+            else:
+                setattr(new, attrib, copy.deepcopy(value, memo))
     return new
 
 
-_LINE_COL = "_yaml_line_col"
-_ATTRIBUTES = ("_yaml_comment", "_yaml_format", _LINE_COL, "_yaml_anchor", "_yaml_tag",
-               "_yaml_merge")
+_LINE_COL, _FORMAT = "_yaml_line_col", "_yaml_format"
+_ATTRIBUTES = ("_yaml_comment", _FORMAT, _LINE_COL, "_yaml_anchor", "_yaml_tag", "_yaml_merge")
 
 
 def parsed_copy(text: str, path: Path) -> Any:
