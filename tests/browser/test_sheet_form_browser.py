@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from browser_support import ARTIFACTS, Site, enter
 from playwright.sync_api import expect
 from test_pages_browser import choose, settled
+from web_support import http
 
 SHOTS = Path("/tmp/shots")
 
@@ -55,8 +55,8 @@ CASES = [
 
 
 def _table(url: str, system: str) -> Site:
-    r = httpx.post(f"{url}/api/tables", json={"nom": f"Table {system}", "systeme": system},
-                   timeout=10)
+    r = http().post(f"{url}/api/tables", json={"nom": f"Table {system}", "systeme": system},
+                    timeout=10)
     assert r.status_code == 201, r.text
     site = Site(url, r.json()["id"], r.json()["jeton"], "")
     site.player = site.api("POST", "/invitations", json={"role": "joueur", "nom": "Lise"})["jeton"]
