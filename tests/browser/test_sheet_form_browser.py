@@ -80,7 +80,10 @@ def test_player_creates_each_system_through_the_form(browser: Any, server: str, 
     assert page.locator(f".erreur-champ:has-text('{case.says}')").count() == 1  # once
     error.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"nouvelle-fiche-{case.system}-erreur-375.png"))
-    page.click("#fiche-enregistrer")
+    # the refused form comes back in place of the form: wait for it before filling the fix
+    with page.expect_response(lambda r: r.url.endswith("/nouvelle-fiche") and r.request.method == "POST"):
+        page.click("#fiche-enregistrer")
+    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
     expect(page.locator("#fiche-erreur")).to_be_visible()
     assert site.api("GET", "/personnages") == []
 
