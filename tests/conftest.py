@@ -62,6 +62,22 @@ def sheets(tmp_path: Path) -> tuple[Path, Path]:
     return a, b
 
 
+# The run's order, folder by folder: the tests that hold processes and browsers (seconds each)
+# first, the thousand small rule tests last. `--dist worksteal` gives each worker half of this
+# list and a worker that runs out takes the end of the other's: the run then ends on tests of a
+# few milliseconds on both workers, never on a long one started late while the other waits.
+FIRST = ("browser", "web", "cli", "campaign", "sim", "core")
+TESTS = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        folder = item.path.relative_to(TESTS).parts[0]
+        return FIRST.index(folder) if folder in FIRST else len(FIRST)
+
+    items.sort(key=rank)  # stable: the order inside a folder (and a module) is kept
+
+
 @contextlib.contextmanager
 def _lifted(item: pytest.Item) -> Iterator[None]:
     """Playwright's sync API (one browser per worker, kept for the whole run) marks its event
