@@ -13,6 +13,10 @@ How a new test stays cheap (the whole `make test` must stay under 3 minutes on t
   `server` or `site` (one `jdr servir` per worker, shared: make your own table with `new_site`).
   Wait with Playwright's `expect(...)` (it retries), never `time.sleep`; to prove something did
   NOT arrive, send something after it and wait for that (the live channel keeps the order).
+- Calls to a real server over HTTP go through `web_support.http()` (one client per process):
+  `httpx.get(url)` makes a client each time, which loads the CA certificates (20 ms of CPU).
+- The folders run in the order of `FIRST` below (processes and browsers first, small tests
+  last): put a test of several seconds in one of those folders, not among the rule tests.
 - The web API in process (`web_support.in_process`) costs milliseconds; a real server
   (`live_server`) about a second. A test that needs a real process but not a fresh one (live
   channels, WebSockets) takes `shared_live` (tests/web/conftest.py: one server per database and
