@@ -13,6 +13,10 @@ How a new test stays cheap (the whole `make test` must stay under 3 minutes on t
   `server` or `site` (one `jdr servir` per worker, shared: make your own table with `new_site`).
   Wait with Playwright's `expect(...)` (it retries), never `time.sleep`; to prove something did
   NOT arrive, send something after it and wait for that (the live channel keeps the order).
+- Calls to a real server over HTTP go through `web_support.http()` (one client per process):
+  `httpx.get(url)` makes a client each time, which loads the CA certificates (20 ms of CPU).
+- The folders run in the order of `FIRST` below (processes and browsers first, small tests
+  last): put a test of several seconds in one of those folders, not among the rule tests.
 - The web API in process (`web_support.in_process`) costs milliseconds; a real server
   (`live_server`) about a second. A test that needs a real process but not a fresh one (live
   channels, WebSockets) takes `shared_live` (tests/web/conftest.py: one server per database and
@@ -60,6 +64,22 @@ def sheets(tmp_path: Path) -> tuple[Path, Path]:
     a.write_text(NAIN_YAML, encoding="utf-8")
     b.write_text(ELFE_YAML, encoding="utf-8")
     return a, b
+
+
+# The run's order, folder by folder: the tests that hold processes and browsers (seconds each)
+# first, the thousand small rule tests last. `--dist worksteal` gives each worker half of this
+# list and a worker that runs out takes the end of the other's: the run then ends on tests of a
+# few milliseconds on both workers, never on a long one started late while the other waits.
+FIRST = ("browser", "web", "cli", "campaign", "sim", "core")
+TESTS = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        folder = item.path.relative_to(TESTS).parts[0]
+        return FIRST.index(folder) if folder in FIRST else len(FIRST)
+
+    items.sort(key=rank)  # stable: the order inside a folder (and a module) is kept
 
 
 @contextlib.contextmanager

@@ -11,15 +11,14 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 sys.path.append(str(Path(__file__).parents[1] / "web"))
 
-from web_support import ELFE_YAML, GOBELIN_YAML, NAIN_YAML
+from web_support import ELFE_YAML, GOBELIN_YAML, NAIN_YAML, http
 
 SHELL = "/usr/bin/chromium-headless-shell"
 CHROMIUM = os.environ.get("JDR_CHROMIUM", SHELL if Path(SHELL).is_file() else "/usr/bin/chromium")
@@ -39,7 +38,7 @@ class Site:
 
     def api(self, method: str, path: str, token: str | None = None, **kw: Any) -> Any:
         headers = {"Authorization": f"Bearer {token or self.mj}"}
-        r = httpx.request(method, f"{self.url}/api/tables/{self.table}{path}", headers=headers,
+        r = http().request(method, f"{self.url}/api/tables/{self.table}{path}", headers=headers,
                           timeout=10, **kw)
         assert r.status_code < 300, r.text
         return r.json() if "json" in r.headers.get("content-type", "") else r.text
@@ -50,7 +49,7 @@ class Site:
 
 def new_site(url: str) -> Site:
     """A Cydonia table: Lise plays Nain A; Elfe B and Gobelin are the MJ's."""
-    r = httpx.post(f"{url}/api/tables", json={"nom": f"La Marche {next(COUNTER)}", "systeme": "cydonia"},
+    r = http().post(f"{url}/api/tables", json={"nom": f"La Marche {next(COUNTER)}", "systeme": "cydonia"},
                    timeout=10)
     assert r.status_code == 201, r.text
     table, mj = r.json()["id"], r.json()["jeton"]
@@ -69,3 +68,12 @@ def enter(browser: Any, site: Site, token: str, width: int = 1280) -> Any:
     page.goto(site.link(token))
     page.wait_for_url(f"{site.url}/tables/{site.table}")
     return page
+
+
+def grown(site: Site, seq: int) -> None:
+    """Wait until the journal has an entry after `seq` (the action clicked is committed); as
+    long as Playwright's `expect` waits (a loaded machine)."""
+    deadline = time.monotonic() + 20
+    while site.api("GET", "/journal")[-1]["seq"] <= seq:
+        assert time.monotonic() < deadline, "l'action n'a rien journalisé"
+        time.sleep(0.05)

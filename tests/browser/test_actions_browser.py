@@ -293,6 +293,11 @@ def test_example_system_in_the_pages(pages: dict[str, Any], http: httpx.Client,
     mj.check("#debut input[value='Adversaire']")
     mj.click("#debut button[type=submit]")
     expect(mj.locator("#round")).to_have_text("1")
+    # the fight's start comes back live too and may redraw the attack form (whose turn it is):
+    # choose in the form drawn last, not in one about to be replaced
+    started = api(http, site, "GET", "/journal")[-1]["seq"]
+    expect(mj.locator("#journal li.entree").last).to_have_attribute("data-seq", str(started))
+    mj.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
     choose(mj, "#attaquant", "Brune")
     choose(mj, "#defenseur", "Adversaire")
     expect(mj.locator("#attaque-chances .pourcent")).to_contain_text("58,3 %")

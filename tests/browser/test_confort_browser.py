@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-from browser_support import ARTIFACTS, Site, enter, new_site
+from browser_support import ARTIFACTS, Site, enter, grown, new_site
 from playwright.sync_api import expect
-from web_support import GOBELIN_YAML
+from web_support import GOBELIN_YAML, http
 
 SHOTS = ARTIFACTS
 ORQUE = GOBELIN_YAML.replace("nom: Gobelin", "nom: Orque 3")
@@ -77,8 +76,10 @@ def test_genre_elision_contrast_and_screenshots(browser: Any, server: str) -> No
     expect(mj.locator(".raccourcis")).to_contain_text("tour suivant")
     seq = site.api("GET", "/journal")[-1]["seq"]
     mj.keyboard.press("n")  # the MJ's shortcut: next turn (Camille's, lost: she is knocked out)
-    expect(mj.locator("#courant")).to_have_text("Orque 3")
-    assert site.api("GET", "/journal")[-1]["seq"] > seq
+    grown(site, seq)  # the key played the next turn; whose it is now, the server says:
+    # Orque 3 (Camille's turn lost), or Camille's waking roll when she won the initiative tie
+    now = site.api("GET", "/journal")[-1]["result"]["current"]
+    expect(mj.locator("#courant")).to_have_text(now)
     _measure(mj, "combat, thème clair")
     mj.goto(f"{site.url}/tables/{site.table}")
     entry = mj.locator("#journal li.entree", has_text="elle perd ce tour").last
@@ -98,8 +99,8 @@ def test_genre_elision_contrast_and_screenshots(browser: Any, server: str) -> No
     expect(mj.locator("details.aide-notation")).to_contain_text("4d6kh3")
     expert = {"type": "check", "params": {"personnage": "Nain A", "competence": "negociation",
                                           "seuil": "10"}, "des": [3, 8]}
-    waiting = httpx.post(f"{site.url}/api/tables/{site.table}/actions", json=expert, timeout=10,
-                         headers={"Authorization": f"Bearer {site.player}"})
+    waiting = http().post(f"{site.url}/api/tables/{site.table}/actions", json=expert, timeout=10,
+                          headers={"Authorization": f"Bearer {site.player}"})
     assert waiting.status_code == 202, waiting.text  # Lise's roll waits for her choice
     expect(mj.locator("#avis .attente")).to_contain_text("Garder le dé 1 (3)")  # the MJ's too
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -145,11 +146,11 @@ def test_my_tables_and_new_mj_link(browser: Any, server: str) -> None:
     link = page.locator("#nouveau-lien").input_value()
     assert f"/table/{first.table}#jeton=" in link
     new = link.split("#jeton=")[1]
-    old = httpx.get(f"{first.url}/api/tables/{first.table}/journal",
-                    headers={"Authorization": f"Bearer {first.mj}"}, timeout=10)
+    old = http().get(f"{first.url}/api/tables/{first.table}/journal",
+                     headers={"Authorization": f"Bearer {first.mj}"}, timeout=10)
     assert old.status_code == 401
-    fresh = httpx.get(f"{first.url}/api/tables/{first.table}/journal",
-                      headers={"Authorization": f"Bearer {new}"}, timeout=10)
+    fresh = http().get(f"{first.url}/api/tables/{first.table}/journal",
+                       headers={"Authorization": f"Bearer {new}"}, timeout=10)
     assert fresh.status_code == 200
     page.goto(f"{first.url}/tables/{first.table}")  # this browser stays in, with the new token
     expect(page.locator(".bandeau .moi")).to_contain_text("MJ")

@@ -4,10 +4,9 @@ screenshots of every page at 375 px and 1280 px (saved under tests/browser/artif
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
-from browser_support import ARTIFACTS, Site, enter
+from browser_support import ARTIFACTS, Site, enter, grown
 from playwright.sync_api import expect
 
 from jdr.core.french import state_label
@@ -83,14 +82,6 @@ def _attack(mj: Any) -> None:
     mj.click("#attaque button[type=submit]")
 
 
-def _grown(site: Site, seq: int) -> None:
-    """Wait until the journal has an entry after `seq` (the action clicked is committed)."""
-    deadline = time.monotonic() + 5
-    while site.api("GET", "/journal")[-1]["seq"] <= seq:
-        assert time.monotonic() < deadline, "l'action n'a rien journalisé"
-        time.sleep(0.05)
-
-
 def _settled(site: Site, *pages: Any) -> str:
     """Wait until every page shows the server's last entry and whose turn it is; that name."""
     entries = site.api("GET", "/journal")
@@ -120,11 +111,11 @@ def test_full_fight_through_the_pages(browser: Any, site: Site) -> None:
         if current == "Nain A":  # Lise's turn: she attacks from her own page
             seq = site.api("GET", "/journal")[-1]["seq"]
             _attack(player)
-            _grown(site, seq)
+            grown(site, seq)
             _settled(site, mj, player)
         seq = site.api("GET", "/journal")[-1]["seq"]
         mj.click("#suivant")
-        _grown(site, seq)
+        grown(site, seq)
     attacks = [e for e in site.api("GET", "/journal") if e["action"] == "attack" and e["result"]["hit"]]
     assert attacks, "aucune attaque n'a touché"
     health = attacks[-1]["result"]["health"]

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from browser_support import ARTIFACTS, Site, enter
 from playwright.sync_api import expect
 from test_pages_browser import choose, settled
+from web_support import http
 
 SHOTS = Path("/tmp/shots")
 
@@ -55,8 +55,8 @@ CASES = [
 
 
 def _table(url: str, system: str) -> Site:
-    r = httpx.post(f"{url}/api/tables", json={"nom": f"Table {system}", "systeme": system},
-                   timeout=10)
+    r = http().post(f"{url}/api/tables", json={"nom": f"Table {system}", "systeme": system},
+                    timeout=10)
     assert r.status_code == 201, r.text
     site = Site(url, r.json()["id"], r.json()["jeton"], "")
     site.player = site.api("POST", "/invitations", json={"role": "joueur", "nom": "Lise"})["jeton"]
@@ -80,7 +80,10 @@ def test_player_creates_each_system_through_the_form(browser: Any, server: str, 
     assert page.locator(f".erreur-champ:has-text('{case.says}')").count() == 1  # once
     error.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"nouvelle-fiche-{case.system}-erreur-375.png"))
-    page.click("#fiche-enregistrer")
+    # the refused form comes back in place of the form: wait for it before filling the fix
+    with page.expect_response(lambda r: r.url.endswith("/nouvelle-fiche") and r.request.method == "POST"):
+        page.click("#fiche-enregistrer")
+    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
     expect(page.locator("#fiche-erreur")).to_be_visible()
     assert site.api("GET", "/personnages") == []
 

@@ -10,15 +10,14 @@ from typing import Any
 
 from browser_support import ARTIFACTS, Site, enter
 from playwright.sync_api import expect
+from web_support import http
 
 
 def _paul(site: Site) -> str:
     """Paul joins the table and is given Elfe B."""
     token: str = site.api("POST", "/invitations", json={"role": "joueur", "nom": "Paul"})["jeton"]
-    import httpx
-
-    r = httpx.get(f"{site.url}/api/tables/{site.table}/personnages/Elfe%20B?format=yaml",
-                  headers={"Authorization": f"Bearer {site.mj}"}, timeout=10)
+    r = http().get(f"{site.url}/api/tables/{site.table}/personnages/Elfe%20B?format=yaml",
+                   headers={"Authorization": f"Bearer {site.mj}"}, timeout=10)
     site.api("PUT", "/personnages/Elfe B", json={"yaml": r.text, "version": int(r.headers["ETag"].strip('"')),
                                                   "joueur": "Paul"})
     return token

@@ -57,3 +57,15 @@ def test_a_campaign_command_imports_no_sqlalchemy(campaign: str, tmp_path: Path,
     *_, imported, psycopg = proc.stdout.strip().splitlines()
     assert imported == "[]", proc.stdout
     assert psycopg == str("://" in campaign)  # the PostgreSQL driver only for a PostgreSQL base
+
+
+def test_a_server_on_a_current_base_runs_no_migration(campaign: str, tmp_path: Path) -> None:
+    """A `jdr servir` restarted (or a second one on PostgreSQL) finds the base at the current
+    schema: one query, no Alembic (its import and the migration scripts cost about 0.4 s)."""
+    code = ("import sys; from jdr.campaign.db import open_for_server; "
+            "db, lock = open_for_server(sys.argv[1]); "
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}))")
+    proc = subprocess.run([sys.executable, "-c", code, campaign], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout

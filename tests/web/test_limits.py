@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_support import Live, live_server
+from web_support import Live, http, live_server
 
 from jdr.errors import RuleError
 from jdr.web.limits import ActionRate, Limits
@@ -118,8 +118,8 @@ def test_connection_caps_per_address_and_in_all(live: Live) -> None:
 
 
 def _table(live: Live) -> tuple[int, str]:
-    r = httpx.post(f"{live.url}/api/tables", json={"nom": f"T{time.monotonic_ns()}",
-                                                   "systeme": "cydonia"}, timeout=10)
+    r = http().post(f"{live.url}/api/tables", json={"nom": f"T{time.monotonic_ns()}",
+                                                    "systeme": "cydonia"}, timeout=10)
     assert r.status_code == 201, r.text
     return r.json()["id"], r.json()["jeton"]
 
@@ -150,8 +150,8 @@ def test_rate_of_actions_per_token(live: Live) -> None:
     roll = {"type": "roll", "params": {"expression": "1d6"}}
 
     def act(tid: int, token: str) -> httpx.Response:
-        return httpx.post(f"{live.url}/api/tables/{tid}/actions", json=roll, timeout=10,
-                          headers={"Authorization": f"Bearer {token}"})
+        return http().post(f"{live.url}/api/tables/{tid}/actions", json=roll, timeout=10,
+                           headers={"Authorization": f"Bearer {token}"})
 
     assert [act(table, mj).status_code for _ in range(3)] == [200, 200, 200]
     r = act(table, mj)
@@ -160,8 +160,8 @@ def test_rate_of_actions_per_token(live: Live) -> None:
     assert r.json() == {"error": f"trop d'actions : réessayez dans {wait} s (au plus 3 d'affilée, "
                                  "puis 0,1 par seconde)"}
     assert act(other, mj2).status_code == 200  # another token: its own rate
-    assert httpx.get(f"{live.url}/api/tables/{table}/journal", timeout=10,
-                     headers={"Authorization": f"Bearer {mj}"}).status_code == 200  # reads free
+    assert http().get(f"{live.url}/api/tables/{table}/journal", timeout=10,
+                      headers={"Authorization": f"Bearer {mj}"}).status_code == 200  # reads free
 
 
 def test_token_bucket_and_settings_from_the_environment() -> None:

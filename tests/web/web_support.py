@@ -4,6 +4,7 @@ subprocess on a free loopback port), tables, invitations, WebSocket reading."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import json
 import os
@@ -157,6 +158,17 @@ async def build(client: httpx.AsyncClient) -> World:
 # ------------------------------------------------------------------ a real server
 
 
+@functools.cache
+def http() -> httpx.Client:
+    """The client of this process for plain HTTP calls to a real server (`http().get(url)`).
+
+    `httpx.get(url)` makes a new client, which loads the CA certificates (about 20 ms of CPU,
+    even for http://): while a server starts, its readiness polls took CPU from it. No
+    connection is kept between calls, as with a client per call (a server counts the
+    connections of each address)."""
+    return httpx.Client(timeout=10, limits=httpx.Limits(max_keepalive_connections=0))
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -207,7 +219,7 @@ def _wait_up(url: str, process: subprocess.Popen[str]) -> None:
             out = process.stdout.read() if process.stdout else ""
             raise AssertionError(f"le serveur s'est arrêté ({process.returncode}) : {out}")
         try:
-            if httpx.get(f"{url}/api/sante", timeout=1).status_code == 200:
+            if http().get(f"{url}/api/sante", timeout=1).status_code == 200:
                 return
         except httpx.HTTPError:
             pass

@@ -284,8 +284,10 @@ def command(name: str | None = None) -> Any:
     and suggestions (`jdr rol`) get the whole tree."""
     from jdr.cli import french, params
 
-    source = (_only(name) if name else None) or app
-    return params.install(french.install(typer.main.get_command(source)))
+    source = _only(name) if name else None
+    if name and source is None:  # a typo or a stray word: the whole tree, built once
+        return command(None)
+    return params.install(french.install(typer.main.get_command(source or app)))
 
 
 def main(argv: list[str] | None = None) -> int:

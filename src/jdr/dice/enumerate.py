@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from fractions import Fraction
+from math import prod
 from typing import TypeVar
 
 from jdr.errors import DiceLimitError
@@ -44,6 +45,11 @@ class _Path:
         return face
 
 
+def _sum(by_total: dict[int, int]) -> Fraction:
+    """The probability of paths counted by the product of their sides: sum of count / product."""
+    return sum((Fraction(count, total) for total, count in by_total.items()), Fraction(0))
+
+
 def enumerate_outcomes(fn: Callable[[_Path], T], max_paths: int = 2_000_000) -> dict[T, Fraction]:
     """Every outcome of `fn` with its exact probability (all dice fair)."""
     return enumerate_truncated(fn, None, max_paths)[0]
@@ -53,30 +59,29 @@ def enumerate_truncated(fn: Callable[[_Path], T], max_dice: int | None,
                         max_paths: int = 2_000_000) -> tuple[dict[T, Fraction], Fraction]:
     """Like `enumerate_outcomes`, but a path needing more than `max_dice` dice is not followed:
     returns the outcomes and the probability of the paths left out (explosions, rerolls)."""
-    out: dict[T, Fraction] = {}
-    truncated = Fraction(0)
+    # each path weighs 1 / (product of its dice's sides): count the paths of each result per
+    # product, in integers, and make the fractions once at the end (not two per path)
+    counts: dict[T, dict[int, int]] = {}
+    cut_counts: dict[int, int] = {}
     faces: list[int] = []
     for _ in range(max_paths):
         path = _Path(faces, max_dice)
-        cut = False
         try:
             result = fn(path)
         except _Truncated:
-            cut = True
-        used = path.position
-        weight = Fraction(1)
-        for s in path.sides:
-            weight /= s
-        if cut:
-            truncated += weight
+            tally = cut_counts
         else:
-            out[result] = out.get(result, Fraction(0)) + weight
+            tally = counts.setdefault(result, {})
+        used = path.position
+        sides = path.sides
+        total = prod(sides)
+        tally[total] = tally.get(total, 0) + 1
         # odometer: advance the last die that has a face left, drop the ones after it
         faces = path.faces[:used]
-        sides = path.sides
         while faces and faces[-1] >= sides[len(faces) - 1]:
             faces.pop()
         if not faces:
-            return out, truncated
+            return ({result: _sum(by_total) for result, by_total in counts.items()},
+                    _sum(cut_counts))
         faces[-1] += 1
     raise DiceLimitError(f"énumération : plus de {max_paths} suites de faces")
