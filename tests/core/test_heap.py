@@ -88,12 +88,19 @@ def test_nested_blocks() -> None:
     assert gc.get_freeze_count() == 0
 
 
-def test_someone_elses_freeze_is_left_alone() -> None:
-    gc.freeze()
-    before = gc.get_freeze_count()
-    with older_objects_frozen():
-        Node()
-    assert gc.get_freeze_count() == before
+def test_a_freeze_for_life_is_left_alone() -> None:
+    from jdr.core import heap
+
+    try:
+        heap.freeze_for_life()
+        before = gc.get_freeze_count()
+        assert before > 0
+        with older_objects_frozen():
+            Node()
+            assert gc.get_freeze_count() == before
+        assert gc.get_freeze_count() == before
+    finally:
+        heap._for_life = False
 
 
 def test_an_error_in_the_block_unfreezes() -> None:

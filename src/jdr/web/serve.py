@@ -57,10 +57,9 @@ def serve(db: str, host: str = "127.0.0.1", port: int = 8000, origins: Sequence[
     # What start-up made (modules, the app, its routes and models) lives as long as the process:
     # moved out of the collector's sight, a full collection no longer walks it again (with
     # thousands of live connections a full collection stopped the server for up to a second).
-    import gc
+    from jdr.core.heap import freeze_for_life
 
-    gc.collect()
-    gc.freeze()
+    freeze_for_life()
     # No per-message deflate: it compressed every entry once per client (most of the live
     # channel's CPU); an entry is serialised once and the same frame goes to every member.
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
