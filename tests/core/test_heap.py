@@ -107,3 +107,20 @@ def test_an_error_in_the_block_unfreezes() -> None:
     with pytest.raises(KeyError), older_objects_frozen():
         raise KeyError("x")
     assert gc.get_freeze_count() == 0
+
+
+def test_the_automatic_collection_is_paused_in_the_block_only() -> None:
+    assert gc.isenabled()
+    with older_objects_frozen():
+        assert not gc.isenabled()
+        with older_objects_frozen():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with older_objects_frozen():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # paused before the block: still paused after it
+    finally:
+        gc.enable()

@@ -10,9 +10,12 @@ full collections of 100–150 ms per action, scanning objects none of which can 
 `older_objects_frozen()`: for the duration of the block, the objects that existed when it began
 are moved to the collector's permanent generation (`gc.freeze`, as CPython's documentation
 advises for long-lived objects), and given back to the oldest generation at the end
-(`gc.unfreeze`). Nothing is lost: reference counting frees frozen objects as always, and a
-cycle among them is found by the first full collection after the block. Objects created in the
-block are collected as usual.
+(`gc.unfreeze`). The automatic collection is also paused during the block: it would scan, two
+full times at 1,000 combatants, what the action builds and keeps to its end (5 % of the step);
+at the end, what the block made goes to the oldest generation with the rest (else the first
+young collection after the block scans all of it, 200 ms at 1,000 combatants). Nothing is
+lost: reference counting frees objects as always, and a cycle (older, or made in the block) is
+found by the next full collection.
 
 Process-wide, as the collector is: blocks in several threads at once share one freeze, made by
 the first to enter and undone by the last to leave. A process that froze its start-up for good
@@ -33,6 +36,7 @@ _lock = threading.Lock()
 _inside = 0  # blocks running now, all threads together
 _ours = False  # whether the freeze in place was made here
 _for_life = False  # the process froze its start-up for good (`freeze_for_life`)
+_collecting = True  # whether the collector ran before the block stopped it
 
 
 def freeze_for_life() -> None:
@@ -48,18 +52,23 @@ def freeze_for_life() -> None:
 @contextmanager
 def older_objects_frozen() -> Iterator[None]:
     """The objects that exist now are not scanned by the collector until the block ends."""
-    global _inside, _ours
+    global _inside, _ours, _collecting
     with _lock:
         _inside += 1
         if _inside == 1:
             _ours = not _for_life
             if _ours:
                 gc.freeze()
+                _collecting = gc.isenabled()
+                gc.disable()
     try:
         yield
     finally:
         with _lock:
             _inside -= 1
             if _inside == 0 and _ours:
-                gc.unfreeze()
+                gc.freeze()  # what the block made joins what was frozen: both go back to the
+                gc.unfreeze()  # oldest generation, not scanned by the next young collection
+                if _collecting:
+                    gc.enable()
                 _ours = False
