@@ -445,15 +445,17 @@ class Session:
         self._rows[(cls, row.id)] = row
         return row
 
-    def add(self, row: Record) -> None:
-        """Insert `row` now; its `id` is set."""
+    def add(self, row: Record, also: str = "", params: Mapping[str, Any] | None = None) -> None:
+        """Insert `row` now; its `id` is set. `also`: more to compute in the same statement
+        (`, pg_notify(:channel, :payload)`), with its `params`."""
         self.flush()
         self.writes += 1
         columns = [c for c in row.COLUMNS if c != "id"]
         names = ", ".join(_quoted(c) for c in columns)
         values = ", ".join(f":{c}" for c in columns)
-        ident = self.conn.scalar(f"INSERT INTO {row.TABLE} ({names}) VALUES ({values}) RETURNING id",
-                                 {c: getattr(row, c) for c in columns})
+        ident = self.conn.scalar(
+            f"INSERT INTO {row.TABLE} ({names}) VALUES ({values}) RETURNING id{also}",
+            {**{c: getattr(row, c) for c in columns}, **(params or {})})
         object.__setattr__(row, "id", int(ident))
         object.__setattr__(row, "_session", self)
         self._rows[(type(row), row.id)] = row

@@ -397,19 +397,16 @@ class Tx:
             campaign_id=self.campaign.id, seq=self.row.journal_seq, at=now(), actor=actor,
             action=action, params=params, dice=dice, result=result, text=text, forum=forum,
             changes=changes, visibility=visibility, author=author, undoes=undoes, verif=verif)
-        self.session.add(row)
-        self._notify(row.seq)
+        # PostgreSQL: tell every process (every `jdr servir`) that the entry exists, in the same
+        # statement. NOTIFY is transactional: delivered at the commit, never for a rolled-back
+        # entry. The payload is only `<table>:<seq>`: listeners read the entry with their rights.
+        if self.session.dialect == "postgresql":
+            self.session.add(row, ", pg_notify(:channel, :payload)",
+                             {"channel": NOTIFY_CHANNEL, "payload": f"{self.campaign.id}:{row.seq}"})
+        else:
+            self.session.add(row)
         entry = self.appended[row.seq] = _entry(row)
         return entry
-
-    def _notify(self, seq: int) -> None:
-        """PostgreSQL: tell every process (every `jdr servir`) that entry `seq` exists. NOTIFY is
-        transactional: it is delivered at the commit, never for a rolled-back entry. The payload
-        is only `<table>:<seq>`: listeners read the entry from the database with their rights."""
-        if self.session.dialect != "postgresql":
-            return
-        self.session.execute("SELECT pg_notify(:channel, :payload)",
-                             {"channel": NOTIFY_CHANNEL, "payload": f"{self.campaign.id}:{seq}"})
 
     def entries(self, since: int = 0, limit: int = 1000) -> list[Entry]:
         rows = self.session.rows(JournalRow, "campaign_id = :c AND seq > :since",
