@@ -71,16 +71,9 @@ def plain_term(notation: str, count: int, sides: int, evaluate: Roller) -> Rolle
         return face
 
     def many(ctx: _Context) -> int:
-        rolled = ctx.rolled + count
-        if rolled > MAX_DICE:
+        if not _counted(ctx, count):
             return evaluate(ctx)
-        ctx.rolled = rolled
-        rnd = ctx.rnd
-        if rnd is not None:
-            faces = [int(rnd() * sides) + 1 for _ in range(count)]
-        else:
-            draw = ctx.source.roll
-            faces = [draw(sides) for _ in range(count)]
+        faces = _draw(ctx, sides, count)
         value = sum(faces)
         ctx.records.append(_new(DiceGroup, (notation, tuple(map(die, faces)), value)))
         return value
@@ -98,16 +91,9 @@ def keep_term(notation: str, count: int, spec: Spec, note: str, evaluate: Roller
     backwards = range(count - 1, -1, -1)
 
     def term(ctx: _Context) -> int:
-        rolled = ctx.rolled + count
-        if rolled > MAX_DICE:
+        if not _counted(ctx, count):
             return evaluate(ctx)
-        ctx.rolled = rolled
-        rnd = ctx.rnd
-        if rnd is not None:
-            faces = [int(rnd() * sides) + 1 for _ in range(count)]
-        else:
-            draw = ctx.source.roll
-            faces = [draw(sides) for _ in range(count)]
+        faces = _draw(ctx, sides, count)
         ranked = sorted(backwards, key=faces.__getitem__)
         dice = list(map(keep, faces))
         value = sum(faces)
@@ -136,10 +122,8 @@ def modified_term(notation: str, count: int, spec: Spec, note: str, evaluate: Ro
     exploded = _die_maker(sides, True, "explosé")
 
     def term(ctx: _Context) -> int:
-        rolled = ctx.rolled + count
-        if rolled > MAX_DICE:
+        if not _counted(ctx, count):
             return evaluate(ctx)
-        ctx.rolled = rolled
         face = ctx.face
         pool: list[Die] = []
         for cur in _draw(ctx, sides, count):
@@ -163,6 +147,16 @@ def modified_term(notation: str, count: int, spec: Spec, note: str, evaluate: Ro
         return value
 
     return term
+
+
+def _counted(ctx: _Context, count: int) -> bool:
+    """Count `count` more dice against the limit; False when that would pass it (the term then
+    rolls through `evaluate`, which refuses at the same die with the same message)."""
+    rolled = ctx.rolled + count
+    if rolled > MAX_DICE:
+        return False
+    ctx.rolled = rolled
+    return True
 
 
 def _draw(ctx: _Context, sides: int, count: int) -> list[int]:
