@@ -130,7 +130,9 @@ def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
     from, and nothing changes them."""
     import copy
 
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq, Format
+    from ruamel.yaml.anchor import Anchor
+    from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq, Format
+    from ruamel.yaml.tag import Tag
 
     if memo is None:
         memo = {}
@@ -160,13 +162,24 @@ def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
                 style = Format()
                 style._flow_style = value._flow_style
                 setattr(new, attrib, style)
+            elif (attrib == _COMMENT and type(value) is Comment and value.comment is None
+                  and not value._items and not value._post and not value._pre):
+                # no comment at all (ruamel gives every node it writes out an empty one)
+                setattr(new, attrib, Comment(old=value._pre is None))
+            elif attrib == _ANCHOR and type(value) is Anchor:  # two plain fields
+                anchor = Anchor()
+                anchor.value, anchor.always_dump = value.value, value.always_dump
+                setattr(new, attrib, anchor)
+            elif attrib == _TAG and type(value) is Tag and not any(vars(value).values()):
+                setattr(new, attrib, Tag())  # no tag (ruamel gives one to each node it writes)
             else:
                 setattr(new, attrib, copy.deepcopy(value, memo))
     return new
 
 
-_LINE_COL, _FORMAT = "_yaml_line_col", "_yaml_format"
-_ATTRIBUTES = ("_yaml_comment", _FORMAT, _LINE_COL, "_yaml_anchor", "_yaml_tag", "_yaml_merge")
+_LINE_COL, _FORMAT, _COMMENT = "_yaml_line_col", "_yaml_format", "_yaml_comment"
+_ANCHOR, _TAG = "_yaml_anchor", "_yaml_tag"
+_ATTRIBUTES = (_COMMENT, _FORMAT, _LINE_COL, _ANCHOR, _TAG, "_yaml_merge")
 
 
 def parsed_copy(text: str, path: Path) -> Any:
