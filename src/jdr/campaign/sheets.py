@@ -124,15 +124,13 @@ DOCS = ModelCache(1024)  # ("yaml", text) -> the round-trip YAML tree of that te
 
 def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
     """A copy of a round-trip tree, as `copy.deepcopy` makes it (aliases stay shared, comments
-    and layout copied) at about 60 % of its cost: tables and lists are rebuilt directly (ruamel's
+    and layout copied) at about half its cost: tables and lists are rebuilt directly (ruamel's
     own copy of a list copies its attributes once per item), plain scalars are kept (immutable),
     and the line and column of each value are shared: they describe the text the tree was read
     from, and nothing changes them."""
     import copy
 
-    from ruamel.yaml.anchor import Anchor
-    from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq, Format
-    from ruamel.yaml.tag import Tag
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     if memo is None:
         memo = {}
@@ -153,6 +151,19 @@ def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
             new.append(copy_tree(value, memo))
     else:
         return copy.deepcopy(node, memo)
+    _copy_attributes(node, new, memo)
+    return new
+
+
+def _copy_attributes(node: Any, new: Any, memo: dict[int, Any]) -> None:
+    """What ruamel keeps beside a table or a list (comments, style, anchor, tag, positions):
+    the common empty forms rebuilt directly, the rest deep-copied, the positions shared."""
+    import copy
+
+    from ruamel.yaml.anchor import Anchor
+    from ruamel.yaml.comments import Comment, Format
+    from ruamel.yaml.tag import Tag
+
     for attrib in _ATTRIBUTES:
         if hasattr(node, attrib):
             value = getattr(node, attrib)
@@ -174,7 +185,6 @@ def copy_tree(node: Any, memo: dict[int, Any] | None = None) -> Any:
                 setattr(new, attrib, Tag())  # no tag (ruamel gives one to each node it writes)
             else:
                 setattr(new, attrib, copy.deepcopy(value, memo))
-    return new
 
 
 _LINE_COL, _FORMAT, _COMMENT = "_yaml_line_col", "_yaml_format", "_yaml_comment"
