@@ -177,6 +177,8 @@ def run(args: argparse.Namespace, out: dict[str, Any]) -> None:
         out["cpu"] = sum(cpu_of(p) for p in pids) - cpu0
         out["rss"] = [max(a, rss_of(p)) for a, p in zip(out["rss"], pids, strict=True)]
         latencies: list[float] = []
+        windows: dict[int, list[float]] = {}  # by 5 s of posting: where in the run the tail is
+        first = min(posted.values(), default=0.0)
         lost = 0
         for proc, part in workers:
             assert proc.stdin is not None and proc.stdout is not None
@@ -192,6 +194,7 @@ def run(args: argparse.Namespace, out: dict[str, Any]) -> None:
                         continue
                     if str(seq) in times:
                         latencies.append((times[str(seq)] - at) * 1000)
+                        windows.setdefault(int((at - first) // 5), []).append(latencies[-1])
                     else:
                         lost += 1
         latencies.sort()
@@ -199,6 +202,12 @@ def run(args: argparse.Namespace, out: dict[str, Any]) -> None:
         out["lost"] = lost
         out["p50"] = statistics.median(latencies) if latencies else 0.0
         out["p99"] = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else 0.0
+        out["windows"] = [_p99(windows[k]) for k in sorted(windows)]
+
+
+def _p99(values: list[float]) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * 0.99))]
 
 
 async def setup(base: str, count: int) -> list[tuple[int, str, str]]:
@@ -243,6 +252,8 @@ def main() -> int:
           f"{r['lost']} perdue(s) ; p50 {r['p50']:.0f} ms, p99 {r['p99']:.0f} ms ; "
           f"CPU des serveurs {r['cpu'] / max(r['deliveries'], 1) * 1e6:.0f} µs par livraison ; "
           f"RSS {' et '.join(f'{m:.0f}' for m in r['rss'])} Mio")
+    print("p99 par tranche de 5 s de jets (la première suit de près les dernières connexions) : "
+          + " ; ".join(f"{v:.0f} ms" for v in r["windows"]))
     whole = r["ready"] == args.clients
     figure = f"p99 {r['p99']:.0f} ms, {lost_text(r['lost'])}"
     if not whole:
