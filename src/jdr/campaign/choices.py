@@ -84,16 +84,14 @@ def brief(tx: Tx) -> list[tuple[int, int, list[Any], datetime]]:
     written (an action asked it three times)."""
     if tx.absent("attentes"):
         return []
-    session = tx.session
-    session.flush()
-    known = tx.memo.get("brief")
-    if known is not None and known[0] == session.writes:
-        return list(known[1])
-    conn = session.conn
-    found = session.all('SELECT id, seq, "keys", expires_at FROM jdr_attentes '
-                        "WHERE campaign_id = :c", {"c": tx.campaign.id})
+    known = tx.recall("brief")
+    if known is not None:
+        return list(known)
+    conn = tx.session.conn
+    found = tx.session.all('SELECT id, seq, "keys", expires_at FROM jdr_attentes '
+                           "WHERE campaign_id = :c", {"c": tx.campaign.id})
     result = [(r[0], r[1], conn.json(r[2]), conn.moment(r[3])) for r in found]
-    tx.memo["brief"] = (session.writes, tuple(result))
+    tx.keep("brief", tuple(result))
     return result
 
 

@@ -25,7 +25,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from datetime import datetime
 from typing import Any, ClassVar, TypeVar
 
@@ -138,11 +138,7 @@ class Database:
         `write` is False). SQLite: a writing transaction starts `BEGIN IMMEDIATE`. A writing
         transaction first takes the process's `writer(key)` lock."""
         lock = self.writer(key) if write else None
-        if lock is None:
-            with self._transaction(write) as conn:
-                yield conn
-            return
-        with lock, self._transaction(write) as conn:
+        with lock or nullcontext(), self._transaction(write) as conn:
             yield conn
 
     @contextmanager

@@ -226,17 +226,24 @@ class Tx:
         raw = found[0]
         width = len(CampaignRow.COLUMNS)
         self.row = session.row_of(CampaignRow, raw[:width])
-        none = frozenset(name for name, there in zip(_PROBES, raw[width:], strict=True) if not there)
-        self.memo["absent"] = (session.writes, none)
+        self.keep("absent", frozenset(name for name, there in zip(_PROBES, raw[width:], strict=True)
+                                      if not there))
 
     def absent(self, name: str) -> bool:
         """Whether the lock found no `name` (« attentes », « seance », « rencontre ») and
         nothing was written since: the query that would look for one can be skipped."""
-        known = self.memo.get("absent")
-        if known is None:
-            return False
+        none = self.recall("absent")
+        return none is not None and name in none
+
+    def keep(self, key: str, value: Any) -> None:
+        """Remember what a query answered, for `recall` in this transaction."""
+        self.memo[key] = (self.session.writes, value)
+
+    def recall(self, key: str) -> Any:
+        """What `keep(key, …)` remembered, while nothing was written since; None otherwise."""
         self.session.flush()
-        return bool(known[0] == self.session.writes and name in known[1])
+        known = self.memo.get(key)
+        return known[1] if known is not None and known[0] == self.session.writes else None
 
     # -- characters ---------------------------------------------------------------
 

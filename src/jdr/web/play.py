@@ -128,11 +128,9 @@ def run_action(server: Server, caller: Caller, body: Action,
                                 "ou compte dans le tour, le MJ doit la voir (prive ou aveugle)")
         seq = commit(ws, done)
         assert seq is not None
-        entry = tx.appended.get(seq)
-        if after is not None or entry is None:
-            if after is not None:
-                after(tx, seq)
-            (entry,) = tx.entries(since=seq - 1, limit=1)
+        if after is not None:
+            after(tx, seq)  # marks another row (a request answered), never this entry
+        entry = tx.appended[seq]  # as written: not read back
         shown = seen(caller, entry, entry.author)  # a blind roll's roller gets it masked
         assert shown is not None
         return shown
