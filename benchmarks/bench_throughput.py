@@ -8,7 +8,13 @@ the server's CPU per action. Then durability: the server is killed with SIGKILL 
 are still sending, and every acknowledged action must be in the journal when the database is
 opened again (no relaxed `synchronous`: an acknowledged action is committed).
 
-    python benchmarks/bench_throughput.py [--posters 16] [--seconds 6]
+    python benchmarks/bench_throughput.py [--posters 16] [--seconds 6] [--bases sqlite,pg]
+        [--before RÉVISION] [--rounds 1]
+
+`--before main` also measures the code of that revision (`git archive`), alternately with the
+current code in the same run (`--rounds` times each, before then after), and prints the medians
+and ranges of both: the machine's load changes from minute to minute, a before / after from two
+runs apart says little.
 
 Goal: ≥ 300 actions/s with 16 posters, on each database; 0 acknowledged action lost.
 """
@@ -24,12 +30,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import bench_live
 import httpx
-from bench_live import cpu_of, free_port, goal, lost_text, pg_schema, server_env
+from bench_live import cpu_of, fr, free_port, goal, lost_text, pg_schema, server_env
 
 NAIN = """systeme: cydonia
 nom: Nain A
@@ -165,8 +173,8 @@ def lost_after_kill(db: str, table: int, acked: set[int]) -> int:
     return len(acked - seqs)
 
 
-def scenario(label: str, posters: int, seconds: float) -> Run:
-    run = Run(label)
+def scenario(label: str, posters: int, seconds: float, shown: str | None = None) -> Run:
+    run = Run(shown or label)
     with ExitStack() as stack:
         if label == "SQLite":
             folder = stack.enter_context(tempfile.TemporaryDirectory())
@@ -188,26 +196,91 @@ def scenario(label: str, posters: int, seconds: float) -> Run:
     return run
 
 
+LABELS = {"sqlite": "SQLite", "pg": "PostgreSQL"}
+
+
+@contextmanager
+def code_of(revision: str | None) -> Iterator[None]:
+    """The servers started meanwhile run the code of `revision` (`git archive` of its `src`)."""
+    if revision is None:
+        yield
+        return
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(["git", "archive", revision, "src"], cwd=root, capture_output=True)
+        if archive.returncode != 0:
+            raise SystemExit(f"--before : révision « {revision} » introuvable")
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        bench_live.SOURCE["PYTHONPATH"] = os.path.join(folder, "src")
+        try:
+            yield
+        finally:
+            bench_live.SOURCE.clear()
+
+
+def figures(r: Run) -> str:
+    if r.note:
+        return f"{r.label:<22} {r.note}"
+    lat = sorted(r.latencies)
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+    return (f"{r.label:<22} {r.actions / r.seconds:>9.0f} {statistics.median(lat):>7.1f} "
+            f"{p99:>7.1f} {r.cpu / max(r.actions, 1) * 1000:>13.2f} {r.errors:>7} {r.lost!s:>22}")
+
+
+def spread(values: list[float], digits: int) -> str:
+    """The median and the range, « 312 (287–330) »."""
+    return (f"{fr(statistics.median(values), digits)} ({fr(min(values), digits)}–"
+            f"{fr(max(values), digits)})")
+
+
+def compare(runs: list[Run], labels: list[str], before: str) -> None:
+    """Per base: the medians and ranges of the code before and after, measured alternately."""
+    print(f"\nmédianes (min–max) sur {len(runs) // (2 * len(labels))} passage(s) alternés :")
+    for label in labels:
+        for code, name in ((f"{label} ({before})", f"avant ({before})"), (label, "après")):
+            done = [r for r in runs if r.label == code and not r.note]
+            if not done:
+                print(f"  {label:<11} {name:<14} aucun passage réussi")
+                continue
+            rates = [r.actions / r.seconds for r in done]
+            cpus = [r.cpu / max(r.actions, 1) * 1000 for r in done]
+            print(f"  {label:<11} {name:<14} {spread(rates, 0)} actions/s ; "
+                  f"{spread(cpus, 2)} ms de CPU par action")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--posters", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--bases", default="sqlite,pg", help="parmi sqlite, pg")
+    parser.add_argument("--before", metavar="RÉVISION",
+                        help="mesure aussi le code de cette révision git (ex. main), en alternance "
+                             "avec le code actuel dans le même passage, pour un avant / après")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="passages de chaque code (avec --before), en alternance")
     args = parser.parse_args()
-    runs = [scenario("SQLite", args.posters, args.seconds),
-            scenario("PostgreSQL", args.posters, args.seconds)]
-    head = (f"{'base':<11} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'CPU ms/action':>13} "
+    wanted = [b for b in args.bases.split(",") if b]
+    unknown = set(wanted) - set(LABELS)
+    if unknown or not wanted:
+        parser.error(f"--bases : « {', '.join(sorted(unknown))} » inconnu (sqlite, pg)")
+    labels = [LABELS[b] for b in wanted]
+    runs: list[Run] = []
+    for _ in range(max(1, args.rounds) if args.before else 1):
+        for label in labels:
+            if args.before:
+                with code_of(args.before):
+                    runs.append(scenario(label, args.posters, args.seconds,
+                                         f"{label} ({args.before})"))
+            runs.append(scenario(label, args.posters, args.seconds))
+    head = (f"{'base':<22} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'CPU ms/action':>13} "
             f"{'erreurs':>7} {'perdues après kill -9':>22}")
     print(head)
     print("-" * len(head))
     for r in runs:
-        if r.note:
-            print(f"{r.label:<11} {r.note}")
-            continue
-        lat = sorted(r.latencies)
-        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
-        print(f"{r.label:<11} {r.actions / r.seconds:>9.0f} {statistics.median(lat):>7.1f} "
-              f"{p99:>7.1f} {r.cpu / max(r.actions, 1) * 1000:>13.2f} {r.errors:>7} "
-              f"{r.lost!s:>22}")
+        print(figures(r))
+    if args.before:
+        compare(runs, labels, args.before)
+    runs = [r for r in runs if r.label in labels]  # the goals: the current code
     for r in runs:
         rate = f"{r.actions / r.seconds:.0f} actions/s" if not r.note else r.note
         goal(f"débit : ≥ 300 actions/s avec {args.posters} clients, {r.label}", rate,
