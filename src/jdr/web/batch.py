@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,12 +76,12 @@ class Batches:
             start = not queue.running
             queue.running = True
         if start:
-            task = loop.create_task(run_in_threadpool(self._drain, campaign, queue, loop))
+            task = loop.create_task(run_in_threadpool(self._drain, campaign, queue))
             self._drains.add(task)
             task.add_done_callback(self._drains.discard)
         return await job.future
 
-    def _drain(self, campaign: Any, queue: Queue, loop: asyncio.AbstractEventLoop) -> None:
+    def _drain(self, campaign: Any, queue: Queue) -> None:
         """In a worker thread: batch after batch, until the queue is empty."""
         while True:
             with queue.lock:
@@ -95,9 +96,9 @@ class Batches:
                 with queue.lock:
                     batch += queue.waiting
                     queue.waiting, queue.running = [], False
-                loop.call_soon_threadsafe(_settle, batch, [(False, exc)] * len(batch))
+                _answer(batch, [(False, exc)] * len(batch))
                 raise
-            loop.call_soon_threadsafe(_settle, batch, outcomes)
+            _answer(batch, outcomes)
 
     def _play(self, campaign: Any, batch: list[Job]) -> list[Outcome]:
         """The batch in one transaction; after an error in an action, each action alone. An
@@ -128,6 +129,19 @@ def _alone(job: Job) -> Outcome:
         return True, job.alone()
     except Exception as exc:
         return False, exc
+
+
+def _answer(batch: list[Job], outcomes: list[Outcome]) -> None:
+    """Hand the outcomes to the event loops of their requests (one call per loop: a server has
+    one; an application tested in process may meet several)."""
+    by_loop: dict[asyncio.AbstractEventLoop, tuple[list[Job], list[Outcome]]] = {}
+    for job, outcome in zip(batch, outcomes, strict=True):
+        jobs, outs = by_loop.setdefault(job.future.get_loop(), ([], []))
+        jobs.append(job)
+        outs.append(outcome)
+    for loop, (jobs, outs) in by_loop.items():
+        with suppress(RuntimeError):  # that loop is closed: nobody is left to answer
+            loop.call_soon_threadsafe(_settle, jobs, outs)
 
 
 def _settle(batch: list[Job], outcomes: list[Outcome]) -> None:
