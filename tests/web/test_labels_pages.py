@@ -79,6 +79,14 @@ async def test_header_names_the_game_not_its_id(db_target: str, system: str, nam
     assert f'<option value="{system}" title="' in home and f">{name}</option>" in home
 
 
+async def test_header_does_not_repeat_a_game_the_table_name_says(db_target: str) -> None:
+    async with in_process(db_target) as client:
+        table = await make_table(client, nom="Démo Félins du quartier", systeme="felins")
+        html = await page(client, table, "/combat")
+    header = re.search(r'<span class="nom-table">(.*?)</span>', html, re.S)
+    assert header is not None and header[1].strip() == "Démo Félins du quartier"
+
+
 async def test_simulation_form_groups_thousands(db_target: str) -> None:
     async with in_process(db_target) as client:
         table = await make_table(client)
