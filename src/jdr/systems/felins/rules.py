@@ -48,10 +48,10 @@ NEXT_DAY = OptionSpec(
     label="Le lendemain")
 DAYS = OptionSpec("jours", "int", "jours passés à la tanière du guérisseur", rule="R004.32",
                   lo=1, hi=3650,
-                  label="Jours à la tanière")
+                  label="Jours à la tanière", required=True)
 MINUTES = OptionSpec("minutes", "int", "minutes écoulées pendant l'inconscience",
                      rule="R004.32", lo=1, hi=100_000,
-                     label="Minutes d'inconscience")
+                     label="Minutes d'inconscience", required=True)
 DURATION_DICE = "3d10 (durée de l'inconscience, 3d10 × 5 minutes)"
 
 RULES: dict[str, RuleSpec] = {
