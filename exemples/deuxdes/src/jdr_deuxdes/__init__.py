@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdr.core.check import Check, Critical, Modifier, NaturalRoll, Odds, Verdict
+from jdr.core.messages import arg, say
 from jdr.core.options import ActionSpec
 from jdr.core.results import AttackReport, Damage, Health, Line, Row, Section, SheetView, StateChange
 from jdr.core.sheet import SheetDocument
@@ -208,7 +209,7 @@ class DeuxDes(GameSystem[Hero]):
         for weapon in hero.weapons:
             if normalize(weapon.name) == normalize(name):
                 return weapon
-        raise RuleError(f"--arme « {name[:40]} » : absente de la fiche de {hero.name}")
+        raise RuleError(say(arg("arme"), f" « {name[:40]} » : absente de la fiche de {hero.name}"))
 
     def attack_odds(self, request: AttackRequest[Hero]) -> Odds:
         """D2-03: the very test `attack` rolls."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jdr.core.check import Odds
+from jdr.core.messages import Ref, say, usage
 from jdr.core.options import ActionSpec, Options, OptionSpec
 from jdr.core.system import Loaded, Outcome, RuleRequest
 from jdr.core.threshold import Ladder, parse_threshold
@@ -89,14 +90,16 @@ def _spec(name: str) -> RuleSpec:
 
 def _sheets(spec: RuleSpec, sheets: tuple[Loaded[Cat], ...]) -> tuple[Loaded[Cat], ...]:
     if not spec.least <= len(sheets) <= spec.most:
-        raise RuleError(f"regle {spec.name} : {spec.usage} ({len(sheets)} fiche(s) données)")
+        raise RuleError(say(Ref(f"regle {spec.name} : {spec.usage}",
+                                usage(f"{spec.name} {spec.usage}").web),
+                            f" ({len(sheets)} fiche(s) données)"))
     return sheets
 
 
 def _required(options: Options, option: OptionSpec) -> int:
     value = options.int(option.name)
     if value is None:
-        raise RuleError(f"--opt {option.name}=N manquant : {option.help}")
+        raise RuleError(options.missing(option.name, option.help))
     return value
 
 
@@ -108,7 +111,7 @@ class Rules:
     ladder: Ladder
 
     def _threshold(self, options: Options) -> int:
-        value = parse_threshold(options.text("seuil"), self.ladder, "--opt seuil")
+        value = parse_threshold(options.text("seuil"), self.ladder, options.ref("seuil"))
         return self.config.heal_threshold if value is None else value
 
     def play(self, name: str, request: RuleRequest[Cat], source: DiceSource | None) -> Outcome:
