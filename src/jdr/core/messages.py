@@ -108,6 +108,12 @@ def arg(name: str, value: str = "", kind: str = "") -> Ref:
     return Ref(cli, web)
 
 
+def given(name: str, value: str) -> Ref:
+    """A value given to a core parameter: `--arme « Lance »` typed, arme « Lance » read."""
+    label = arg(name).web.strip("« »")
+    return Ref(f"{arg(name).cli} « {value} »", f"{label[:1].lower()}{label[1:]} « {value} »")
+
+
 def rule(name: str, title: str = "", usage: str = "") -> Ref:
     """One of a system's own rules: `jdr regle soin PERSONNAGE --opt pv=N` on the command line
     (`usage`, else the name), la règle « Soin » in the pages (`title`, else the name in words)."""
@@ -153,4 +159,10 @@ def missing(spec: OptionSpec, why: str, usage: Ref | None = None, value: str = "
     """A required option not given: `--opt pv=N manquant : why — jdr regle …` on the command line,
     « il manque « PV rendus » : why » in the pages."""
     cli = f"--opt {spec.name}={value} manquant : {why}" + (f" — {usage.cli}" if usage else "")
-    return Text((Ref(cli, f"il manque « {spec.title} » : {why}"),))
+    web = f"il manque « {spec.title} »"
+    if why[:len(spec.title)].lower() == spec.title.lower():  # the help repeats the label
+        rest = why[len(spec.title):].strip()
+        web += f" {rest}" if rest.startswith("(") else f" : {rest}" if rest else ""
+    else:
+        web += f" : {why}"
+    return Text((Ref(cli, web),))

@@ -164,7 +164,7 @@ def ambush_check(ambusher: Character, opts: Options) -> Check:
     key = normalize(wanted)
     if ABILITY_ALIASES.get(key, key) in ABILITIES:
         return ability_check(ambusher, ability_named(wanted, opts.ref("jet")), None, bonus)
-    raise RuleError(say(opts.ref("jet"), f" « {wanted} » : « attaque », une arme de la fiche ou une "
+    raise RuleError(say(opts.ref("jet", wanted), " : « attaque », une arme de la fiche ou une "
                         "caractéristique (dexterite, ...)"))
 
 

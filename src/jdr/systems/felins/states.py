@@ -30,7 +30,7 @@ def incapacity(cat: Cat) -> Line | None:
         return None
     if cat.state == tables.FLED:
         return Line("en fuite : " + accord(cat.genre, "il a", "elle a", "le chat a")
-                    + " abandonné le combat jusqu'à sa fin (jdr regle fin_combat)", "R004.28")
+                    + " abandonné le combat jusqu'à sa fin (règle « fin combat »)", "R004.28")
     if cat.state == "inconscient":
         left = (f"encore {cat.unconscious_minutes} minute(s)" if cat.unconscious_minutes
                 else "3d10 × 5 minutes")
