@@ -80,7 +80,7 @@ def test_options_refused_by_the_core_name_the_option_each_way() -> None:
 def test_a_required_option_is_refused_before_the_rule_runs_with_its_label() -> None:
     exc = refusal(parse_options, CARE, {"defenseur_monte": "oui"})
     assert exc.message == "--opt pv=N manquant : PV rendus (donnée du MJ)"
-    assert exc.pages == "il manque « PV rendus » : PV rendus (donnée du MJ)"
+    assert exc.pages == "il manque « PV rendus » (donnée du MJ)"  # the help repeats the label
     assert parse_options(CARE, {"pv": "4"}).int("pv") == 4
 
 

@@ -48,7 +48,7 @@ def _reputation(c: Character, delta: int) -> tuple[tuple[Update, ...], tuple[Lin
         Line(f"prochain niveau : {points_needed(new_level, 1)} point(s) vers {new_level + 1:+d}, "
              f"−{points_needed(new_level, -1)} vers {new_level - 1:+d}", "R000.50, A000.32"),
         Line(f"bonus sur un jet de Charisme joué avec elle : +{reputation_bonus(new_level)} "
-             "(jdr test … --opt reputation=oui)", "R000.49"),
+             "(option « Jouer sa réputation » du test)", "R000.49"),
     ]
     if bounty(new_level):
         lines.append(Line(f"prime sur sa tête : {bounty(new_level)} Po", "R000.48"))

@@ -269,7 +269,7 @@ def run_up(request: Request) -> Outcome:
     if now >= 2:
         line = Line("déjà 2 tours d'élan : " + accord(c.genre, "il peut charger", "elle peut charger",
                                                       "la charge est possible")
-                    + " (jdr regle charge)", "R000.39")
+                    + " (règle « charge »)", "R000.39")
         return Outcome(Notes(f"Élan : {c.name}", (line,), "R000.39"))
     ready = accord(c.genre, " ; il peut charger au prochain tour", " ; elle peut charger au prochain tour",
                    " ; la charge est possible au prochain tour")
@@ -298,7 +298,7 @@ def concentrate(request: Request) -> Outcome:
         full = Line("déjà 3 tours : le maximum (+6)", "R000.36")
         return Outcome(Notes(title, (full, warning), "R000.36"))
     use = Line(f"{now + 1} tour(s) : +{concentration_bonus(now + 1)} à son prochain jet ou à ses "
-               "dégâts (jdr attaque --opt concentration=jet|degats)", "R000.36, A000.23")
+               "dégâts (option « Concentration dépensée » de l'attaque)", "R000.36, A000.23")
     return Outcome(Notes(title, (use, warning), "R000.36"),
                    sheet_changes(sheet.doc, ((("etat", "concentration"), now + 1),)))
 
@@ -329,9 +329,9 @@ def transform(request: Request) -> Outcome:
              "R000.40, A000.21"),
         Line(f"durée : {skill} tour(s) ; l'attente avant la suivante est au choix du MJ", "R000.40"),
         Line(f"PV {hp} → {hp + gain} : les règles ne donnent pas de formule de PV, le MJ donne le "
-             "gain (--opt pv=N), retiré au retour à la forme normale", "A000.28, A000.13"),
-        Line("griffes PHY+1d10 au corps à corps ; morsure : jdr attaque --opt morsure=oui (−6, "
-             "PHY+2d10, table du corps à corps)", "R000.40"),
+             "gain (option « PV gagnés »), retiré au retour à la forme normale", "A000.28, A000.13"),
+        Line("griffes PHY+1d10 au corps à corps ; morsure : option « Morsure de loup-garou » de "
+             "l'attaque (−6, PHY+2d10, table du corps à corps)", "R000.40"),
     )
     updates = ((("etat", "transformation"), skill), (("etat", "pv_transformation"), gain),
                (("pv",), hp + gain))

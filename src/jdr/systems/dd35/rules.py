@@ -69,8 +69,8 @@ def _manoeuvre_dc(author: Character, opts: Options) -> tuple[int, tuple[Line, ..
     if dc is not None:
         return dc, ()
     ability = ability_named(opts.text("carac_manoeuvre") or "force", opts.ref("carac_manoeuvre"))
-    return manoeuvre_dc(author, ability, author.rules), (Line(PLACEHOLDER_DC + " (--opt nd=N)",
-                                                              "A002.16"),)
+    note = Line(PLACEHOLDER_DC + " (option « ND de la manœuvre »)", "A002.16")
+    return manoeuvre_dc(author, ability, author.rules), (note,)
 
 
 def manoeuvre_saves(author: Character, targets: Sequence[Character], opts: Options
@@ -143,7 +143,7 @@ def _convolve(chances: Sequence[Fraction]) -> list[Fraction]:
 def wait(sheet: Loaded[Sheet], character: Character) -> Outcome:
     character.require_able()
     lines = (Line(f"{character.name} n'agit pas ce round : son initiative augmentera de 5 à la "
-                  "fin du round (jdr combat suivant)", "R002.13"),)
+                  "fin du round", "R002.13"),)
     changes = () if sheet.model.etat.attend else (
         SheetChange(sheet.doc, ("etat", "attend"), True),)
     return Outcome(Notes(f"{character.name} attend", lines, "R002.13"), changes)

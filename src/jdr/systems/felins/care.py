@@ -156,7 +156,7 @@ def den(patient: Loaded[Cat], days: int, config: FelinsConfig = DEFAULT) -> Outc
     outcome = WoundOutcome(cat, settled(after))
     lines = list(outcome.lines())
     if cat.state == "coma":
-        lines.append(Line("le coma ne cède qu'aux soins d'un guérisseur (jdr regle soigner)",
+        lines.append(Line("le coma ne cède qu'aux soins d'un guérisseur (règle « soigner »)",
                           "R004.32"))
     title = (f"{cat.name} : {days} jour(s) à la tanière du guérisseur, "
              f"{cat.wounds - after.wounds} niveau(x) de blessure récupéré(s)")
