@@ -39,7 +39,8 @@ def test_a_ref_is_typed_on_the_command_line_and_read_by_its_label_in_the_pages()
                         "l'action « Attaque »)")
     # a real value is shown with its French words, a placeholder is not
     assert opt(GAIT, "triple_galop").web == "« Allure » (Triple galop)"
-    assert opt(MOUNTED, "oui").web == "« Défenseur monté » (oui)"
+    assert opt(MOUNTED, "oui").web == "« Défenseur monté »"
+    assert opt(MOUNTED, "non").web == "« Défenseur monté » (non)"
     assert arg("contre", "FICHE").web == "« Contre un adversaire »"
     assert arg("competence", kind="xp") == ("--competence", "« Compétence à monter »")
 

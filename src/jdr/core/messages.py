@@ -70,13 +70,13 @@ def _placeholder(value: str) -> bool:
 
 def opt(spec: OptionSpec, value: str = "") -> Ref:
     """A system's option: `--opt pv=N` on the command line, « PV rendus » in the pages (with the
-    value's label when the message names a real value: « Monté » (oui))."""
+    value's label when the message names a real value: « Allure » (Triple galop))."""
     cli = f"--opt {spec.name}" + (f"={value}" if value else "")
     web = f"« {spec.title} »"
-    if not _placeholder(value):
-        shown = ("oui" if value in ("oui", "true") else "non" if value in ("non", "false")
-                 else spec.shown(value))
-        web += f" ({shown})"
+    if value in ("non", "false"):
+        web += " (non)"
+    elif not _placeholder(value) and value not in ("oui", "true"):  # yes: the label says it
+        web += f" ({spec.shown(value)})"
     return Ref(cli, web)
 
 
