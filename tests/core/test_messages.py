@@ -83,6 +83,7 @@ def test_a_required_option_is_refused_before_the_rule_runs_with_its_label() -> N
     assert exc.message == "--opt pv=N manquant : PV rendus (donnée du MJ)"
     assert exc.pages == "il manque « PV rendus » (donnée du MJ)"  # the help repeats the label
     assert parse_options(CARE, {"pv": "4"}).int("pv") == 4
+    assert PV.describe() == "pv — PV rendus (entier 1…1\u202f000, obligatoire) : PV rendus (donnée du MJ)"
 
 
 @pytest.mark.parametrize("system_id", available())

@@ -218,3 +218,17 @@ def test_the_command_line_keeps_its_own_words(tmp_path: Path) -> None:
         execute(FileWorkspace(), "regle", {"nom": "soin", "personnages": [str(sheet)]})
     assert caught.value.message == "--opt pv=N manquant : PV rendus (donnée du MJ)"
     assert caught.value.pages == "il manque « PV rendus » (donnée du MJ)"
+
+
+async def test_the_odds_wait_for_a_required_option(tmp_path: Path) -> None:
+    """A rule's odds before its required option is filled: the form asks for it, no refusal."""
+    async with in_process(str(tmp_path / "tables.jdr")) as client:
+        table, me = await system_table(client, "cydonia")
+        form = [("type", "regle:allure"), ("role.0", me)]
+        html = await post(client, table, "/f/formulaire", form)
+        assert re.search(r'<select id="opt-allure" name="opt.allure"[^>]*>\s*<option value="">'
+                         r"— choisir —", html), html
+        waiting = await post(client, table, "/f/chances", form)
+        filled_in = await post(client, table, "/f/chances", [*form, ("opt.allure", "pas")])
+    assert "Remplissez le formulaire" in waiting and "erreur" not in waiting, waiting
+    assert 'class="pourcent"' in filled_in, filled_in

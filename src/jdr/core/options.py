@@ -82,7 +82,8 @@ class OptionSpec:
             shown = (("oui" if self.default else "non") if isinstance(self.default, bool)
                      else number(self.default) if isinstance(self.default, int) else self.default)
             default = f", défaut {shown}"
-        return f"{self.name} — {self.title} ({kind}{default}) : {self.help}"
+        needed = ", obligatoire" if self.required else ""
+        return f"{self.name} — {self.title} ({kind}{default}{needed}) : {self.help}"
 
     def parse(self, raw: str) -> OptionValue:
         """The typed value of `raw`, or a French error naming the option and what is allowed."""

@@ -81,7 +81,7 @@ def test_critical_mj_and_unused_options(sheet: Any) -> None:
     assert any("le MJ décide" in n for n in notes(data))
     data, _ = attack(a, d, [20, 2, 3])
     # a journal note, read in the pages and on the forum too: the choices, no command to type
-    assert any("option de critique est possible (rapidite, degats, precision ou mj)" in n
+    assert any("option possible, à choisir parmi rapidite, degats, precision ou mj" in n
                for n in notes(data))
 
 

@@ -330,8 +330,8 @@ def _attack_critical_notes(plan: AttackPlan, attack: CheckResult, hit: bool,
     if not critical:
         return [], None
     if plan.critical is None:
-        return [Line("réussite critique : une option de critique est possible (rapidite, degats, "
-                     "precision ou mj)", "R001.18")], None
+        return [Line("réussite critique : option possible, à choisir parmi rapidite, degats, "
+                     "precision ou mj", "R001.18")], None
     notes: list[Line] = []
     location: Location | None = None
     if plan.critical == "rapidite" and hit:
@@ -359,8 +359,8 @@ def _defence_critical_notes(plan: AttackPlan, attack: CheckResult,
     if not critical:
         return []
     if plan.defence_critical is None:
-        return [Line("défense critique : une option de défense critique est possible (rapidite, "
-                     "appuis, resister ou mj)", "R001.19")]
+        return [Line("défense critique : option possible, à choisir parmi rapidite, appuis, "
+                     "resister ou mj", "R001.19")]
     if plan.defence_critical == "rapidite" and defended and attack.success:
         return [Line(f"{plan.defender.name} peut contre-attaquer (critique Rapidité)",
                      "R001.19")]

@@ -125,8 +125,8 @@ def raise_characteristic(sheet: Loaded[Character], key: str, options: Options) -
 
 def _unused_face(options: Options) -> tuple[Line, ...]:
     if options.was_given("face"):
-        return (Line("option « Face critique choisie » ignorée : une face critique ne s'achète qu'à "
-                     "20+ / 100+",
+        return (Line("face ignorée (option « Face critique choisie ») : une face critique ne "
+                     "s'achète qu'à 20+ / 100+",
                      "R001.13"),)
     return ()
 
