@@ -84,7 +84,7 @@ def cooperation_request(request: Request) -> tuple[CheckRequest[CydSheet], Line]
     check = CheckRequest(
         actor=request.sheets[0], skill=skill, carac=opts.text("carac"),
         threshold=opts.text("seuil"), bonus=opts.int("bonus", 0) or 0, choice=opts.int("choix"),
-        die=opts.text("de"), options=Options(parsed, opts.given | {"aides"}),
+        die=opts.text("de"), options=Options(parsed, opts.given | {"aides"}, opts.action),
         chooser=request.chooser)
     return check, note
 
