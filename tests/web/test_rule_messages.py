@@ -221,13 +221,16 @@ def test_the_command_line_keeps_its_own_words(tmp_path: Path) -> None:
 
 
 async def test_the_odds_wait_for_a_required_option(tmp_path: Path) -> None:
-    """A rule's odds before its required option is filled: the form asks for it, no refusal."""
+    """A required option is marked in the form; a rule's odds before it is filled: the form asks
+    for it, no refusal."""
     async with in_process(str(tmp_path / "tables.jdr")) as client:
         table, me = await system_table(client, "cydonia")
         form = [("type", "regle:allure"), ("role.0", me)]
         html = await post(client, table, "/f/formulaire", form)
         assert re.search(r'<select id="opt-allure" name="opt.allure"[^>]*>\s*<option value="">'
                          r"— choisir —", html), html
+        care = await post(client, table, "/f/formulaire", [("type", "regle:soin"), ("role.0", me)])
+        assert re.search(r'<input id="opt-pv" name="opt.pv"[^>]* required>', care), care
         waiting = await post(client, table, "/f/chances", form)
         filled_in = await post(client, table, "/f/chances", [*form, ("opt.allure", "pas")])
     assert "Remplissez le formulaire" in waiting and "erreur" not in waiting, waiting

@@ -62,7 +62,8 @@ def setup(request: GroupRequest[CydSheet], config: CydConfig) -> DuelSetup:
     options = request.options
     skill_a = options.text("competence_a") or options.text("competence")
     if not skill_a:
-        raise RuleError(say("duel : précisez la compétence (", options.ref("competence"),
+        raise RuleError(say("duel : précisez la compétence (",
+                            Ref("--opt competence=athletisme", options.ref("competence").web),
                             ", ou ", Ref("competence_a / competence_b",
                                          f"{options.ref('competence_a').web} et "
                                          f"{options.ref('competence_b').web}"), ")"))
