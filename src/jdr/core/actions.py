@@ -50,11 +50,12 @@ MAX_CHARACTERS = 50
 
 
 def _where(key: str) -> Ref:
-    """A parameter as each front end names it: `« bonus » (--bonus)` typed, « Bonus » read."""
+    """A parameter of the request as each front end names it: `« bonus » (--bonus)` on the
+    command line; in the API, the key of `params` its client sent (« bonus »): these refusals
+    are of the request's shape, which the pages' forms already give right."""
     from jdr.core.declare import cli_name
-    from jdr.core.messages import arg
 
-    return Ref(f"« {key} » ({cli_name(key)})", arg(key).web)
+    return Ref(f"« {key} » ({cli_name(key)})", f"« {key} »")
 
 
 def journaled(kind: str) -> bool:
