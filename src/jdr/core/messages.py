@@ -3,7 +3,7 @@
 A system writes a refusal once; what it names (an option `pv`, the parameter `seuil`, the rule
 `soin`) is a `Ref` that carries both ways of naming it: the command line's (`--opt pv=N`,
 `--seuil`, `jdr regle soin PERSONNAGE --opt pv=N`, exactly as typed) and the pages' and the API's
-(« PV rendus », « Seuil », la règle « Soin »), where nobody types `--opt`. A `Text` is a sentence
+(« PV rendus », « Seuil », la règle « soin »), where nobody types `--opt`. A `Text` is a sentence
 made of plain words and refs; `JdrError` keeps both renderings (`message` for the terminal,
 `pages` for the web), and each front end picks its own. The labels come from the declarations
 (`OptionSpec.title`, the core's `Param.label`, `ActionDef.label`): declared once, read everywhere.
@@ -53,14 +53,6 @@ def say(*parts: str | Ref | Text) -> Text:
     for part in parts:
         flat.extend(part.parts if isinstance(part, Text) else (part,))
     return Text(tuple(flat))
-
-
-def cli_of(message: Message) -> str:
-    return message if isinstance(message, str) else message.cli
-
-
-def web_of(message: Message) -> str:
-    return message if isinstance(message, str) else message.web
 
 
 def _placeholder(value: str) -> bool:
@@ -114,11 +106,10 @@ def given(name: str, value: str) -> Ref:
     return Ref(f"{arg(name).cli} « {value} »", f"{label[:1].lower()}{label[1:]} « {value} »")
 
 
-def rule(name: str, title: str = "", usage: str = "") -> Ref:
-    """One of a system's own rules: `jdr regle soin PERSONNAGE --opt pv=N` on the command line
-    (`usage`, else the name), la règle « Soin » in the pages (`title`, else the name in words)."""
-    shown = title or name.replace("_", " ")
-    return Ref(f"jdr regle {usage or name}", f"la règle « {shown} »")
+def rule(name: str) -> Ref:
+    """One of a system's own rules: `jdr regle fin_combat` on the command line, la règle « fin
+    combat » in the pages (as the pages' list of actions names it)."""
+    return Ref(f"jdr regle {name}", f"la règle « {name.replace('_', ' ')} »")
 
 
 def usage(text: str) -> Ref:
@@ -148,11 +139,6 @@ def command(kind: str, cli: str, web: str = "") -> Ref:
 
     action = ACTIONS.get(kind)
     return Ref(f"jdr {cli}", web or (f"l'action « {action.label} »" if action else kind))
-
-
-def only_cli(text: str, web: str = "") -> Ref:
-    """Words that only the command line needs (`web`: what the pages say instead, often nothing)."""
-    return Ref(text, web)
 
 
 def missing(spec: OptionSpec, why: str, usage: Ref | None = None, value: str = "N") -> Text:

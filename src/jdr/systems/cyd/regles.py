@@ -19,7 +19,8 @@ from dataclasses import replace
 
 from jdr.core.check import CheckResult, Odds
 from jdr.core.french import state_label
-from jdr.core.messages import Ref, say, usage
+from jdr.core.messages import rule as named
+from jdr.core.messages import say, usage
 from jdr.core.options import Options
 from jdr.core.results import Line, Notes
 from jdr.core.system import CheckRequest, Loaded, Outcome, RuleRequest, SheetChange
@@ -40,7 +41,7 @@ Request = RuleRequest[CydSheet]
 
 def _one(request: Request, rule: str) -> Sheet:
     if len(request.sheets) != 1:
-        raise RuleError(say(Ref(f"jdr regle {rule}", f"la règle « {rule.replace('_', ' ')} »"),
+        raise RuleError(say(named(rule),
                             " : un seul personnage"))
     return request.sheets[0]
 
@@ -137,7 +138,7 @@ def _amounts(request: Request, rule: str) -> dict[str, int]:
     amounts = {k: request.options.int(k) for k in _LABELS}
     given = {k: v for k, v in amounts.items() if v is not None}
     if not given:
-        raise RuleError(say(Ref(f"jdr regle {rule}", f"la règle « {rule} »"), " : donnez ",
+        raise RuleError(say(named(rule), " : donnez ",
                             request.options.ref("sante", "N"), " et/ou ",
                             request.options.ref("psyche", "N")))
     sheet = request.sheets[0]
@@ -210,7 +211,7 @@ def move(request: Request) -> Outcome:
     speed = sheet.model.secondaires.vitesse
     turns, distance = request.options.int("tours"), request.options.int("distance")
     if (turns is None) == (distance is None):
-        raise RuleError(say(Ref("jdr regle deplacement", "la règle « deplacement »"), " : donnez ",
+        raise RuleError(say(named("deplacement"), " : donnez ",
                             request.options.ref("tours", "N"), " ou ",
                             request.options.ref("distance", "M")))
     if speed is None or speed <= 0:
