@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from jdr.core.compile import expression_law
+from jdr.core.messages import given, say
 from jdr.dice.notation import RollResult, names_in, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
@@ -63,7 +64,8 @@ def aimed_zone(zone: str, cac: bool) -> tuple[int, Zone]:
         if normalize(z.name) == key:
             return number, z
     names = sorted({normalize(z.name) for z in table.values()})
-    raise RuleError(f"--visee « {zone} » : zone inconnue (autorisé : {', '.join(names)})")
+    raise RuleError(say(given("visee", zone), f" : zone inconnue (autorisé : "
+                        f"{', '.join(names)})"))
 
 
 def is_vital(zone: Zone) -> bool:
