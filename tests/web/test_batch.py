@@ -18,6 +18,7 @@ import httpx
 import pytest
 from web_support import GOBELIN_YAML, NAIN_YAML, UNLIMITED, Table, add_character, bearer, invite, make_table
 
+from jdr.errors import JdrError
 from jdr.web.app import create_app
 from jdr.web.errors import ApiError
 from jdr.web.models import Action
@@ -100,12 +101,15 @@ async def test_a_refused_action_leaves_the_others_of_its_batch(db_target: str) -
     async with served(db_target) as (client, server):
         table = await table_with_fighters(client)
         lise, _ = await invite(client, table, "joueur", "Lise")  # owns no character
-        sends = [(table.mj, ROLL), (table.mj, ATTACK), (lise, CHECK), (table.mj, ATTACK), (lise, ROLL)]
+        not_dice = {**ROLL, "des": [-3]}
+        sends = [(table.mj, ROLL), (table.mj, ATTACK), (lise, CHECK), (table.mj, ATTACK),
+                 (table.mj, not_dice), (lise, ROLL)]
         answers = await together(server, table, sends)
-        assert server.batches.sizes == [5]
+        assert server.batches.sizes == [6]
         refused = answers[2]
         assert isinstance(refused, ApiError) and refused.status == 403
         assert refused.message == "« Nain A » n'est pas un de vos personnages"
+        assert isinstance(answers[4], JdrError) and "-3" in answers[4].message
         written = [a for a in answers if isinstance(a, dict)]
         assert [a["seq"] for a in written] == [1, 2, 3, 4]
         assert [e["seq"] for e in await journal(client, table)] == [1, 2, 3, 4]

@@ -149,9 +149,17 @@ def play(tx: Any, caller: Caller, body: Action,
     return shown
 
 
+def check_action(caller: Caller, tx: Any, body: Action) -> None:
+    """What refuses an action before it is played (it only reads): its rights, dice given by
+    hand that are not dice. In a batch, such a refusal leaves the other actions be."""
+    check_rights(caller, tx, body)
+    if body.des is not None:
+        dice_source(body)
+
+
 def action_job(server: Server, caller: Caller, body: Action) -> Job:
     """The action as a job of its table's batches (`jdr.web.batch`)."""
-    return Job(partial(check_rights, caller, body=body), partial(play, caller=caller, body=body),
+    return Job(partial(check_action, caller, body=body), partial(play, caller=caller, body=body),
                partial(run_action, server, caller, body))
 
 
