@@ -62,7 +62,6 @@ def serve(db: str, host: str = "127.0.0.1", port: int = 8000, origins: Sequence[
     freeze_for_life()
     # No per-message deflate: it compressed every entry once per client (most of the live
     # channel's CPU); an entry is serialised once and the same frame goes to every member.
-    # The loop is uvloop's (a dependency; uvicorn's `loop="auto"` takes it when installed).
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
                 ws_max_size=64 * 1024, ws_per_message_deflate=False, **uvicorn_options(limits))
 
