@@ -366,6 +366,8 @@ def main() -> int:
         shown = f"{rate:.0f} actions/s" if rate is not None else failed
         if len(done) > 1:
             shown += f" (médiane de {len(done)} passages)"
+        if raw and rate is not None:
+            shown += " ; clients en octets bruts"
         goal(f"débit : ≥ 300 actions/s avec {args.posters} clients, {label}", shown,
              None if rate is None else rate >= 300)
         goal(f"durabilité : 0 action acquittée perdue après kill -9, {label}",
