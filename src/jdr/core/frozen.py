@@ -1,0 +1,73 @@
+"""`@frozen`: `@dataclass(frozen=True)`, whose methods are written the first time they are used.
+
+Python 3.11 writes a dataclass's `__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__` and
+`__delattr__` by compiling their source text, about half a millisecond per class: the sixty data
+classes a command on a sheet file imports cost some 30 ms of its start-up, most of them for
+classes the command never builds (issue 18). A `@frozen` class is made a dataclass by
+`dataclasses.dataclass(frozen=True)` itself, only on its first use: the first call of one of those
+methods (building an instance is one) or the first read of `__dataclass_fields__`,
+`__dataclass_params__` or `__match_args__` (`dataclasses.fields`, `is_dataclass`, `replace`, a
+subclass made a dataclass, pydantic, a `match`). From then on it is that dataclass, the same class
+object; until then nothing of it can be seen but its `__dict__`.
+
+A class that writes one of those methods or attributes itself, or `__slots__`, is made a
+dataclass at once (the standard path, nothing deferred).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar, dataclass_transform
+
+T = TypeVar("T")
+
+_METHODS = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__")
+_ATTRIBUTES = ("__dataclass_fields__", "__dataclass_params__", "__match_args__")
+_LOCK = threading.RLock()  # a base class is made while its subclass is (same thread)
+
+
+class _Deferred:
+    """A class attribute that makes its class a dataclass when read, then gives the real value."""
+
+    def __init__(self, owner: type, name: str, make: Callable[[], None]) -> None:
+        self.owner, self.name, self.make = owner, name, make
+
+    def __get__(self, instance: object, objtype: type | None = None) -> Any:
+        self.make()
+        return getattr(self.owner, self.name)
+
+
+def _stub(owner: type, name: str, make: Callable[[], None]) -> Callable[..., Any]:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        make()
+        return getattr(owner, name)(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
+def frozen(cls: type[T]) -> type[T]:
+    """`@dataclass(frozen=True)`, made on first use (see the module)."""
+    own = cls.__dict__
+    if "__slots__" in own or any(name in own for name in _METHODS + _ATTRIBUTES):
+        return dataclasses.dataclass(frozen=True)(cls)
+    placeholders: dict[str, object] = {}
+
+    def make() -> None:
+        with _LOCK:
+            if own.get("__init__") is not placeholders["__init__"]:
+                return  # made already
+            for name in placeholders:
+                delattr(cls, name)
+            dataclasses.dataclass(frozen=True)(cls)
+
+    for name in _METHODS:
+        placeholders[name] = _stub(cls, name, make)
+    for name in _ATTRIBUTES:
+        placeholders[name] = _Deferred(cls, name, make)
+    for name, value in placeholders.items():
+        setattr(cls, name, value)
+    return cls
