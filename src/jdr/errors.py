@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from jdr.core.frozen import frozen
 
 
 class JdrError(Exception):
@@ -28,7 +29,7 @@ class FacesError(JdrError):
     """Faces given by hand (`--des`) that do not fit the roll."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     """One problem of a sheet: where (the path of keys and list indexes, normalized: `("armes",
     "0", "competence")`, `()` for the whole sheet) and the French reason, without the path."""

@@ -4,10 +4,10 @@ transformation)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 from jdr.core.compile import expression_law
+from jdr.core.frozen import frozen
 from jdr.dice.notation import RollResult, names_in, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
@@ -141,7 +141,7 @@ def _variables(character: Character) -> dict[str, int]:
 # ------------------------------------------------------------------ death, dying, knock-out
 
 
-@dataclass(frozen=True)
+@frozen
 class StateAfter:
     hit_points: int
     dying: bool

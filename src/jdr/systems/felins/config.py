@@ -5,16 +5,17 @@ once by the core). Replace a field with `dataclasses.replace(DEFAULT, ...)`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
+from jdr.core.frozen import frozen
 from jdr.core.options import ActionSpec, Options, OptionSpec
 from jdr.core.threshold import Ladder
 from jdr.names import normalize
 from jdr.systems.felins import tables
 
 
-@dataclass(frozen=True)
+@frozen
 class FelinsConfig:
     """Configurable readings of the gaps of the forum post (ids of RULES.md)."""
 
