@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 from jdr.core.frozen import frozen
 from jdr.core.results import Line
-from jdr.dice.notation import Die
+from jdr.dice.modifiers import Die
 from jdr.dice.source import DiceSource
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, Union
 
 from jdr.core.frozen import frozen
-from jdr.dice.notation import Die
+from jdr.dice.modifiers import Die
 
 if TYPE_CHECKING:
     from jdr.core.check import CheckResult, Odds

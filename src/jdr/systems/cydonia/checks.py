@@ -25,7 +25,7 @@ from jdr.core.contest import Contest, ContestResult, ContestRule, Criterion
 from jdr.core.french import Genre, is_state, state_label
 from jdr.core.frozen import frozen
 from jdr.core.system import Chooser, Question, default_choice
-from jdr.dice.notation import Die
+from jdr.dice.modifiers import Die
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
