@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -69,6 +70,12 @@ def test_same_behaviour_as_the_standard_dataclass() -> None:
         p.x = 3  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         del p.x
+    targets: tuple[Any, ...] = (p, t)
+    for target in targets:  # another attribute: the same refusal, in the same words
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'z'"):
+            target.z = 1
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'z'"):
+            del target.z
     with pytest.raises(TypeError):
         Point()  # type: ignore[call-arg]
     assert Point.__match_args__ == Twin.__match_args__ == ("x", "y", "tags")
@@ -170,3 +177,43 @@ def test_made_once_across_threads() -> None:
     for t in threads:
         t.join()
     assert built == [cls(1)] * 8
+
+
+def test_a_class_without_docstring_gets_the_standard_one() -> None:
+    @frozen
+    class Bare:
+        a: int
+        b: str = "b"
+
+    @dataclass(frozen=True)
+    class Standard:
+        a: int
+        b: str = "b"
+
+    assert Bare(1).__doc__ == (Standard.__doc__ or "").replace("Standard", "Bare")
+    assert (Bare.__doc__ or "").startswith("Bare(a: ")
+
+
+def test_never_without_its_methods_while_made() -> None:
+    """Another thread looking at the class while it is made always finds each method, the
+    placeholder or the real one (a placeholder waits for the making)."""
+    cls = _fresh()
+    seen: set[str] = set()
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            seen.update(n for n in ("__init__", "__eq__", "__hash__", "__setattr__", "__repr__")
+                        if n not in cls.__dict__)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        assert cls(1) == cls(1)
+    finally:
+        done.set()
+        watcher.join()
+        sys.setswitchinterval(interval)
+    assert seen == set() and _made(cls)

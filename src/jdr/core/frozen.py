@@ -12,10 +12,17 @@ object; until then nothing of it can be seen but its `__dict__`.
 
 A class that writes one of those methods or attributes itself, or `__slots__`, is made a
 dataclass at once (the standard path, nothing deferred).
+
+The dataclass is made on a copy of the class (same name, bases and body), whose methods are then
+set on the class one by one, each replacing its placeholder: another thread never finds the class
+without one or the other (a placeholder waits for the making to end). Only `__setattr__` and
+`__delattr__` are written here rather than taken from the copy (the generated ones name the copy):
+the same two lines as `dataclasses` writes.
 """
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import threading
 from collections.abc import Callable
@@ -48,21 +55,56 @@ def _stub(owner: type, name: str, make: Callable[[], None]) -> Callable[..., Any
     return method
 
 
+Setter = Callable[..., None]
+
+
+def _frozen_setters(cls: type[Any], names: tuple[str, ...]) -> tuple[Setter, Setter]:
+    """`__setattr__` and `__delattr__` as `dataclass(frozen=True)` writes them for `cls`."""
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    for method in (__setattr__, __delattr__):
+        method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+    return __setattr__, __delattr__
+
+
+def _made(cls: type, body: dict[str, Any]) -> dict[str, Any]:
+    """What `dataclass(frozen=True)` adds to `cls`, made on a copy of it."""
+    copy = type(cls)(cls.__name__, cls.__bases__, dict(body))
+    copy.__qualname__ = cls.__qualname__
+    dataclasses.dataclass(frozen=True)(copy)
+    added = {name: copy.__dict__[name] for name in (*_METHODS, *_ATTRIBUTES) if name in copy.__dict__}
+    setter, deleter = _frozen_setters(cls, tuple(f.name for f in dataclasses.fields(copy)))
+    added |= {"__setattr__": setter, "__delattr__": deleter}
+    if not cls.__doc__:
+        added["__doc__"] = copy.__doc__
+    return added
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
 def frozen(cls: type[T]) -> type[T]:
     """`@dataclass(frozen=True)`, made on first use (see the module)."""
     own = cls.__dict__
     if "__slots__" in own or any(name in own for name in _METHODS + _ATTRIBUTES):
         return dataclasses.dataclass(frozen=True)(cls)
+    body = {k: v for k, v in own.items() if k not in ("__dict__", "__weakref__")}
     placeholders: dict[str, object] = {}
 
     def make() -> None:
         with _LOCK:
             if own.get("__init__") is not placeholders["__init__"]:
                 return  # made already
-            for name in placeholders:
-                delattr(cls, name)
-            dataclasses.dataclass(frozen=True)(cls)
+            for name, value in _made(cls, body).items():
+                setattr(cls, name, value)  # each placeholder replaced at once: never missing
+            abc.update_abstractmethods(cls)
 
     for name in _METHODS:
         placeholders[name] = _stub(cls, name, make)
