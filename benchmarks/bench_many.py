@@ -109,8 +109,9 @@ async def make_tables(http: httpx.AsyncClient, count: int) -> list[tuple[int, st
 
 
 async def post_rolls(bases: list[str], tables: list[tuple[int, str, str]], rolls: int,
-                     rate: float) -> dict[tuple[int, int], float]:
-    """`rolls` rolls, on the tables in turn, to the servers in turn: (table, seq) → time posted."""
+                     rate: float, acked: dict[tuple[int, int], float]) -> dict[tuple[int, int], float]:
+    """`rolls` rolls, on the tables in turn, to the servers in turn: (table, seq) → time posted;
+    `acked` gets (table, seq) → time its reply came."""
     posted: dict[tuple[int, int], float] = {}
     clients = [httpx.AsyncClient(base_url=b, timeout=120) for b in bases]
     try:
@@ -122,6 +123,7 @@ async def post_rolls(bases: list[str], tables: list[tuple[int, str, str]], rolls
             r = await http.post(f"/api/tables/{table}/actions", headers={"Authorization": f"Bearer {mj}"},
                                 json={"type": "roll", "params": {"expression": "1d20"}})
             posted[(table, r.json()["seq"])] = t0
+            acked[(table, r.json()["seq"])] = time.monotonic()
 
         for n in range(rolls):
             table, mj, _player = tables[n % len(tables)]
@@ -172,13 +174,15 @@ def run(args: argparse.Namespace, out: dict[str, Any]) -> None:
         out["stage"] = f"jets postés ({ready} clients prêts)"
         out["rss"] = [rss_of(p) for p in pids]
         cpu0 = sum(cpu_of(p) for p in pids)
-        posted = asyncio.run(post_rolls(bases, tables, args.rolls, args.rate))
+        acked: dict[tuple[int, int], float] = {}
+        posted = asyncio.run(post_rolls(bases, tables, args.rolls, args.rate, acked))
         time.sleep(3)  # the last deliveries
         out["cpu"] = sum(cpu_of(p) for p in pids) - cpu0
         out["rss"] = [max(a, rss_of(p)) for a, p in zip(out["rss"], pids, strict=True)]
         latencies: list[float] = []
         windows: dict[int, list[float]] = {}  # by 5 s of posting: where in the run the tail is
         first = min(posted.values(), default=0.0)
+        slowest: dict[tuple[int, int], float] = {}  # roll → its slowest delivery
         lost = 0
         for proc, part in workers:
             assert proc.stdin is not None and proc.stdout is not None
@@ -194,6 +198,7 @@ def run(args: argparse.Namespace, out: dict[str, Any]) -> None:
                         continue
                     if str(seq) in times:
                         latencies.append((times[str(seq)] - at) * 1000)
+                        slowest[(t, seq)] = max(slowest.get((t, seq), 0.0), latencies[-1])
                         windows.setdefault(int((at - first) // 5), []).append(latencies[-1])
                     else:
                         lost += 1
@@ -203,6 +208,11 @@ def run(args: argparse.Namespace, out: dict[str, Any]) -> None:
         out["p50"] = statistics.median(latencies) if latencies else 0.0
         out["p99"] = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else 0.0
         out["windows"] = [_p99(windows[k]) for k in sorted(windows)]
+        # the slowest rolls: when they were posted, how long the action took (the reply), how
+        # long until the last client had it; a slow reply is the action's delay (server busy,
+        # database), a quick reply with a slow delivery is the push's
+        out["slowest"] = [(posted[k] - first, (acked[k] - posted[k]) * 1000, v, posted[k])
+                          for k, v in sorted(slowest.items(), key=lambda kv: -kv[1])[:5]]
 
 
 def _p99(values: list[float]) -> float:
@@ -254,6 +264,10 @@ def main() -> int:
           f"RSS {' et '.join(f'{m:.0f}' for m in r['rss'])} Mio")
     print("p99 par tranche de 5 s de jets (la première suit de près les dernières connexions) : "
           + " ; ".join(f"{v:.0f} ms" for v in r["windows"]))
+    print("jets les plus lents (posté à, réponse de l'action, dernière livraison) : " + " ; ".join(
+        f"{at:.1f} s, {ack:.0f} ms, {last:.0f} ms" for at, ack, last, _ in r["slowest"]))
+    if os.environ.get("JDR_BENCH_CLOCK"):  # to set beside the servers' own logs (monotonic clock)
+        print("horloge monotone des plus lents : " + ", ".join(f"{m:.3f}" for *_, m in r["slowest"]))
     whole = r["ready"] == args.clients
     figure = f"p99 {r['p99']:.0f} ms, {lost_text(r['lost'])}"
     if not whole:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from jdr.core.frozen import frozen
+
+if TYPE_CHECKING:
+    from jdr.core.messages import Message
 
 
 class JdrError(Exception):
@@ -12,9 +16,13 @@ class JdrError(Exception):
 
     exit_code = 2
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Message) -> None:
+        """`message`: plain French, or a `jdr.core.messages.Text` naming options, parameters or
+        commands, which the command line (`message`) and the pages (`pages`) each name their way."""
+        cli = message if isinstance(message, str) else message.cli
+        super().__init__(cli)
+        self.message = cli
+        self.pages = message if isinstance(message, str) else message.web
 
 
 class DiceError(JdrError):

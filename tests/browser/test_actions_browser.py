@@ -216,6 +216,21 @@ def test_dying_cydonia_character_saved_by_the_declared_rule(pages: dict[str, Any
     assert sheet["fiche"]["values"]["state"] == "debout"
 
 
+def test_a_rule_refused_in_the_page_names_the_option_by_its_label(pages: dict[str, Any],
+                                                                  site: Site) -> None:
+    """A refusal of the rules reads as the form reads: the option's label, never `--opt`."""
+    mj = enter_table(pages["mj"], site, site.mj)
+    choose(mj, "#type", "regle:charge")
+    choose(mj, "#role-0", "Nain A")
+    choose(mj, "#role-1", "Gobelin")
+    mj.fill("#opt-course_monture", "500")
+    mj.click("#jets button[type=submit]")
+    error = mj.locator("#jet-resultat .erreur")
+    expect(error).to_contain_text("« Course de la monture » : 500 hors limites")
+    expect(error).not_to_contain_text("--opt")
+    expect(error).not_to_contain_text("course_monture")
+
+
 def test_mj_target_and_message_stay_while_a_player_rolls(pages: dict[str, Any], http: httpx.Client,
                                                          site: Site) -> None:
     mj = enter_table(pages["mj"], site, site.mj, "/combat")

@@ -154,6 +154,7 @@ def test_my_tables_and_new_mj_link(browser: Any, server: str) -> None:
     assert fresh.status_code == 200
     page.goto(f"{first.url}/tables/{first.table}")  # this browser stays in, with the new token
     expect(page.locator(".bandeau .moi")).to_contain_text("MJ")
+    assert page.locator(".bandeau .moi").inner_text().count("MJ") == 1  # named MJ: said once
     asked: list[str] = []
 
     def dismiss(dialog: Any) -> None:

@@ -134,3 +134,67 @@ def test_the_automatic_collection_is_paused_in_the_block_only() -> None:
         assert not gc.isenabled()  # paused before the block: still paused after it
     finally:
         gc.enable()
+
+
+def _cycle() -> Node:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return a
+
+
+def test_settled_connections_are_frozen_by_batches_in_a_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Connections settled in a process that froze its start-up: each complete batch is set
+    aside (what it holds is no longer scanned), never an incomplete one."""
+    from jdr.core import heap
+
+    monkeypatch.setattr(heap, "_for_life", True)
+    settled = heap.Settled()
+    settled.BATCH = 3
+    held = [Node() for _ in range(2)]  # what two connections hold
+    settled.joined()
+    settled.joined()
+    assert gc.get_freeze_count() == 0 and settled.freezes == 0
+    held.append(Node())
+    settled.joined()
+    assert settled.freezes == 1
+    frozen = gc.get_freeze_count()
+    assert frozen >= len(held)
+    settled.joined()
+    assert gc.get_freeze_count() == frozen  # the next batch is not complete
+
+
+def test_closed_connections_cycles_are_reclaimed_after_a_turnover(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cycle frozen with its connection cannot be freed while frozen; once as many
+    connections have closed as are open (and at least RECLAIM), it is collected."""
+    from jdr.core import heap
+
+    monkeypatch.setattr(heap, "_for_life", True)
+    settled = heap.Settled()
+    settled.BATCH, settled.RECLAIM = 2, 3
+    connections = [_cycle() for _ in range(2)]
+    gone = [weakref.ref(c) for c in connections]
+    settled.joined()
+    settled.joined()  # frozen, with the two cycles
+    connections.clear()  # the two connections close: their cycles are garbage
+    gc.collect()
+    assert all(g() is not None for g in gone)  # but frozen: kept
+    for _ in range(2):
+        settled.joined()
+    settled.left()
+    settled.left()
+    assert settled.reclaims == 0 and all(g() is not None for g in gone)  # 2 closed, 2 open
+    settled.left()
+    assert settled.reclaims == 1
+    assert all(g() is None for g in gone)
+    assert gc.get_freeze_count() > 0  # what lives is frozen again
+
+
+def test_settled_does_nothing_outside_a_server() -> None:
+    """A process that did not freeze its start-up (the CLI, tests in process) is left alone."""
+    from jdr.core import heap
+
+    settled = heap.Settled()
+    settled.BATCH = settled.RECLAIM = 1
+    settled.joined()
+    settled.left()
+    assert gc.get_freeze_count() == 0 and settled.freezes == settled.reclaims == 0

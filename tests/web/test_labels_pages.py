@@ -79,6 +79,14 @@ async def test_header_names_the_game_not_its_id(db_target: str, system: str, nam
     assert f'<option value="{system}" title="' in home and f">{name}</option>" in home
 
 
+async def test_header_does_not_repeat_a_game_the_table_name_says(db_target: str) -> None:
+    async with in_process(db_target) as client:
+        table = await make_table(client, nom="Démo Félins du quartier", systeme="felins")
+        html = await page(client, table, "/combat")
+    header = re.search(r'<span class="nom-table">(.*?)</span>', html, re.S)
+    assert header is not None and header[1].strip() == "Démo Félins du quartier"
+
+
 async def test_simulation_form_groups_thousands(db_target: str) -> None:
     async with in_process(db_target) as client:
         table = await make_table(client)
@@ -87,3 +95,19 @@ async def test_simulation_form_groups_thousands(db_target: str) -> None:
     named = labels(html)
     assert named["sim-n"] == "Nombre de combats (de 1 à 20\u202f000)", named
     assert named["sim-graine"] == "Graine (de 0 à 999\u202f999\u202f999)"
+
+
+async def test_a_long_help_is_shown_whole_under_its_field(db_target: str) -> None:
+    """A placeholder is cut at the field's width (375 px on a phone): a help longer than a short
+    hint is written under the field, whole, and read with it; a short one stays the placeholder."""
+    async with in_process(db_target) as client:
+        table = await make_table(client)
+        await add_character(client, table, table.mj, NAIN_YAML)
+        html = await page(client, table, "")
+    seuil = re.search(r'<input id="([^"]*seuil)"[^>]*>', html)
+    assert seuil is not None and "placeholder" not in seuil[0]
+    assert f'aria-describedby="{seuil[1]}-aide"' in seuil[0]
+    shown = re.search(rf'<small class="indice" id="{seuil[1]}-aide">(.*?)</small>', html, re.S)
+    assert shown is not None and "facile" in shown[1] and "…" in shown[1]  # whole, not cut
+    bonus = re.search(r'<input id="[^"]*bonus"[^>]*>', html)
+    assert bonus is not None and 'placeholder="' in bonus[0] and "aria-describedby" not in bonus[0]

@@ -27,7 +27,10 @@ from jdr.errors import RuleError
 def _state(tx: Tx) -> EncounterState:
     row = tx.encounter()
     if row is None:
-        raise RuleError("aucune rencontre en cours : jdr combat debut NOMS…")
+        from jdr.core.messages import command, say
+
+        raise RuleError(say("aucune rencontre en cours : ",
+                            command("combat:debut", "combat debut NOMS…")))
     return EncounterState.from_json(row.state)
 
 
@@ -72,7 +75,11 @@ def _given_order(loaded: list[Loaded[Any]]) -> Outcome:
 def start(tx: Tx, names: list[str], source: Any, opts: Any = None, author: str = "MJ",
           given: bool = False) -> tuple[EncounterView, Entry]:
     if tx.encounter() is not None:
-        raise RuleError("une rencontre est déjà en cours : jdr combat fin, ou jdr combat rejoindre")
+        from jdr.core.messages import command, say
+
+        raise RuleError(say("une rencontre est déjà en cours : ",
+                            command("combat:fin", "combat fin"), ", ou ",
+                            command("combat:rejoindre", "combat rejoindre")))
     system, loaded = tx.load(names)
     if given or "initiative" not in system.actions:
         outcome = _given_order(loaded)

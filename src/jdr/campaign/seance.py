@@ -66,7 +66,10 @@ def open_seance(tx: Tx, author: str = "MJ") -> list[Entry]:
     from jdr.dice.verifiable import OPEN, commitment, new_seed
 
     if current(tx) is not None:
-        raise RuleError("une séance est déjà ouverte : fermez-la d'abord (jdr seance fermer)")
+        from jdr.core.messages import Ref, say
+
+        raise RuleError(say("une séance est déjà ouverte : fermez-la d'abord (",
+                            Ref("jdr seance fermer", "« Fermer la séance »"), ")"))
     last = tx.session.scalar("SELECT max(number) FROM jdr_seances WHERE campaign_id = :c",
                              {"c": tx.campaign.id})
     number = int(last or 0) + 1
@@ -108,7 +111,10 @@ def close_seance(tx: Tx, author: str = "MJ") -> Entry:
 
     row = current(tx)
     if row is None:
-        raise RuleError("aucune séance ouverte (jdr seance ouvrir)")
+        from jdr.core.messages import Ref, say
+
+        raise RuleError(say("aucune séance ouverte (", Ref("jdr seance ouvrir",
+                                                            "« Ouvrir une séance »"), ")"))
     from jdr.campaign.choices import settle_all
 
     settle_all(tx)  # a roll waiting for a choice takes its defaults before the seed is shown

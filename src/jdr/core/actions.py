@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jdr.core.messages import Ref, arg, say
 from jdr.core.system import (
     AttackRequest,
     CheckRequest,
@@ -48,11 +49,13 @@ LIMITS = {"expression": 100_000}  # the dice parser refuses past its own limits,
 MAX_CHARACTERS = 50
 
 
-def _where(key: str) -> str:
-    """A parameter as both front ends name it: `bonus (--bonus)`, `personnage (FICHE|NOM)`."""
+def _where(key: str) -> Ref:
+    """A parameter of the request as each front end names it: `« bonus » (--bonus)` on the
+    command line; in the API, the key of `params` its client sent (« bonus »): these refusals
+    are of the request's shape, which the pages' forms already give right."""
     from jdr.core.declare import cli_name
 
-    return f"« {key} » ({cli_name(key)})"
+    return Ref(f"« {key} » ({cli_name(key)})", f"« {key} »")
 
 
 def journaled(kind: str) -> bool:
@@ -108,16 +111,16 @@ def _text(params: Mapping[str, Any], key: str, required: bool = False) -> str | 
     value = params.get(key)
     if value is None or value == "":
         if required:
-            raise JdrError(f"paramètre {_where(key)} manquant")
+            raise JdrError(say("paramètre ", _where(key), " manquant"))
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise JdrError(f"paramètre {_where(key)} : texte attendu")
+        raise JdrError(say("paramètre ", _where(key), " : texte attendu"))
     text = str(value)
     from jdr.core.declare import REF_NAMES
 
     limit = MAX_PATH if key in REF_NAMES else LIMITS.get(key, MAX_TEXT)
     if len(text) > limit:
-        raise JdrError(f"paramètre {_where(key)} : {limit} caractères au plus")
+        raise JdrError(say("paramètre ", _where(key), f" : {limit} caractères au plus"))
     return text
 
 
@@ -129,7 +132,7 @@ def _flag(params: Mapping[str, Any], key: str) -> bool:
         return True
     if isinstance(value, str) and value.lower() in ("non", "n", "faux", "0", "false", ""):
         return False
-    raise JdrError(f"paramètre {_where(key)} : oui ou non attendu")
+    raise JdrError(say("paramètre ", _where(key), " : oui ou non attendu"))
 
 
 def _names(params: Mapping[str, Any], key: str) -> list[str]:
@@ -137,13 +140,13 @@ def _names(params: Mapping[str, Any], key: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, (list, tuple)) or not value:
-        raise JdrError(f"paramètre {_where(key)} : une liste de personnages attendue")
+        raise JdrError(say("paramètre ", _where(key), " : une liste de personnages attendue"))
     if len(value) > MAX_CHARACTERS:
-        raise JdrError(f"paramètre {_where(key)} : {MAX_CHARACTERS} personnages au plus")
+        raise JdrError(say("paramètre ", _where(key), f" : {MAX_CHARACTERS} personnages au plus"))
     out = []
     for item in value:
         if not isinstance(item, str) or not item or len(item) > MAX_PATH:
-            raise JdrError(f"paramètre {_where(key)} : noms de 1 à {MAX_PATH} caractères")
+            raise JdrError(say("paramètre ", _where(key), f" : noms de 1 à {MAX_PATH} caractères"))
         out.append(item)
     return out
 
@@ -202,7 +205,8 @@ def _counted(names: list[str], param: Any) -> list[str]:
     if lo is None or hi is None or lo <= len(names) <= hi:
         return names
     count = f"{lo} personnages exactement" if lo == hi else f"de {lo} à {hi} personnages"
-    raise JdrError(f"paramètre {_where(param.name)} : {count} ({param.help}), pas {len(names)}")
+    raise JdrError(say("paramètre ", _where(param.name),
+                        f" : {count} ({param.help}), pas {len(names)}"))
 
 
 def _refuse_if_unable(system: AnySystem, kind: str, who: Sequence[Loaded[Any]],
@@ -223,7 +227,8 @@ def _run_check(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: 
                chooser: Chooser) -> Run:
     contre = _text(params, "contre")
     if contre is not None and _text(params, "seuil") is not None:
-        raise JdrError("--seuil et --contre s'excluent : un jet a un seuil OU un adversaire")
+        raise JdrError(say(arg("seuil"), " et ", arg("contre"),
+                           " s'excluent : un jet a un seuil OU un adversaire"))
     from jdr.core.options import parse_int
 
     bonus = _text(params, "bonus")
@@ -233,8 +238,8 @@ def _run_check(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: 
         carac=_text(params, "carac"), threshold=_text(params, "seuil"),
         opponent=loaded[1] if contre is not None else None,
         opponent_skill=split_ref(contre)[1] if contre is not None else None,
-        bonus=parse_int(bonus, "--bonus", -1000, 1000) if bonus is not None else 0,
-        choice=parse_int(choix, "--choix", 1, 100) if choix is not None else None,
+        bonus=parse_int(bonus, arg("bonus"), -1000, 1000) if bonus is not None else 0,
+        choice=parse_int(choix, arg("choix"), 1, 100) if choix is not None else None,
         die=_text(params, "de"), options=options(system, kind, _opts(params)), chooser=chooser)
     if kind == "odds":
         return lambda _src: Outcome(system.odds(request))
@@ -270,7 +275,9 @@ def _run_xp(system: AnySystem, kind: str, params: Mapping[str, Any], loaded: lis
             chooser: Chooser) -> Run:
     skill, carac, pv = _text(params, "competence"), _text(params, "carac"), _flag(params, "pv")
     if len([x for x in (skill, carac) if x]) + int(pv) != 1:
-        raise JdrError("jdr xp : choisir exactement un achat parmi --competence, --carac, --pv")
+        raise JdrError(say(Ref("jdr xp : ", ""), "choisir exactement un achat parmi ",
+                           arg("competence", kind="xp"), ", ", arg("carac", kind="xp"),
+                           ", ", arg("pv", kind="xp")))
     request = XpRequest(loaded[0], skill, carac, pv, options(system, "xp", _opts(params)))
     return lambda _src: system.xp(request)
 

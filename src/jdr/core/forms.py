@@ -215,7 +215,7 @@ def _option_fields(system: GameSystem[Any], action: str, params: Mapping[str, An
                               if default else "")
         # a value is sent only when chosen: the default stays the system's own
         out.append(Field(f"opt.{o.name}", kind, o.title, help_text, given.get(o.name), choices,
-                         False, False, o.lo, o.hi, o.rule,
+                         o.required, False, o.lo, o.hi, o.rule,
                          empty=f"— par défaut : {default} —" if default else ""))
     return out
 

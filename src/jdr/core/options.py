@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from jdr.core.frozen import frozen
+from jdr.core.messages import Message, Ref, Text, missing, opt, say
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 
@@ -44,6 +45,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     label: str = ""
     labels: tuple[str, ...] = ()
+    required: bool = False  # refused before the rule runs when not given, with its label
 
     def __post_init__(self) -> None:
         if self.labels and len(self.labels) != len(self.choices):
@@ -81,20 +83,22 @@ class OptionSpec:
             shown = (("oui" if self.default else "non") if isinstance(self.default, bool)
                      else number(self.default) if isinstance(self.default, int) else self.default)
             default = f", défaut {shown}"
-        return f"{self.name} — {self.title} ({kind}{default}) : {self.help}"
+        needed = ", obligatoire" if self.required else ""
+        return f"{self.name} — {self.title} ({kind}{default}{needed}) : {self.help}"
 
     def parse(self, raw: str) -> OptionValue:
         """The typed value of `raw`, or a French error naming the option and what is allowed."""
         value = raw.strip()
-        where = f"--opt {self.name}"
+        where = self.where()
         if self.kind == "bool":
             low = value.lower()
             if low in YES:
                 return True
             if low in NO:
                 return False
-            raise RuleError(f"{where}={_shown(value)} : valeur oui/non attendue "
-                            "(oui, non, o, n, vrai, faux, 1, 0)")
+            raise RuleError(Ref(f"--opt {self.name}={_shown(value)} : valeur oui/non attendue "
+                                "(oui, non, o, n, vrai, faux, 1, 0)",
+                                f"{where.web} : « {_shown(value)} » n'est ni oui ni non"))
         if self.kind == "int":
             return parse_int(value, where, self.lo, self.hi)
         if self.kind == "choice":
@@ -102,10 +106,17 @@ class OptionSpec:
             for choice in self.choices:
                 if normalize(choice) == key:
                     return choice
-            raise RuleError(f"{where} : " + unknown_name_message("valeur", _shown(value), self.choices))
+            raise RuleError(say(where, " : ", Ref(
+                unknown_name_message("valeur", _shown(value), self.choices),
+                unknown_name_message("valeur", _shown(value),
+                                     [self.shown(c) for c in self.choices]))))
         if not value or len(value) > MAX_TEXT:
-            raise RuleError(f"{where} : texte de 1 à {MAX_TEXT} caractères attendu")
+            raise RuleError(say(where, f" : texte de 1 à {MAX_TEXT} caractères attendu"))
         return value
+
+    def where(self) -> Ref:
+        """This option named in a message: `--opt nom` typed, « Label » read."""
+        return Ref(f"--opt {self.name}", f"« {self.title} »")
 
 
 def _shown(text: str) -> str:
@@ -114,14 +125,16 @@ def _shown(text: str) -> str:
     return clean(text[:40] + ("…" if len(text) > 40 else ""))
 
 
-def parse_int(text: str, where: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An ASCII integer (optional sign) within [lo, hi]; anything else is one French line."""
+def parse_int(text: str, where: Message, lo: int | None = None, hi: int | None = None) -> int:
+    """An ASCII integer (optional sign) within [lo, hi]; anything else is one French line.
+    `where` names what is read (`--bonus` / « Bonus »: a `jdr.core.messages` ref)."""
     value = text.strip()
     digits = value[1:] if value[:1] in "+-" else value
     if not digits or not digits.isascii() or not digits.isdigit():
-        raise RuleError(f"{where} : « {_shown(value)} » n'est pas un nombre entier (chiffres 0-9)")
+        raise RuleError(say(where, f" : « {_shown(value)} » n'est pas un nombre entier "
+                                   "(chiffres 0-9)"))
     if len(digits) > MAX_INT_DIGITS:
-        raise RuleError(f"{where} : nombre trop long (au plus {MAX_INT_DIGITS} chiffres)")
+        raise RuleError(say(where, f" : nombre trop long (au plus {MAX_INT_DIGITS} chiffres)"))
     number = int(value)
     if (lo is not None and number < lo) or (hi is not None and number > hi):
         from jdr.core.french import number as shown
@@ -130,7 +143,7 @@ def parse_int(text: str, where: str, lo: int | None = None, hi: int | None = Non
             allowed = f"de {shown(lo)} à {shown(hi)}"
         else:
             allowed = f"au moins {shown(lo)}" if lo is not None else f"au plus {shown(hi or 0)}"
-        raise RuleError(f"{where} : {number} hors limites (autorisé : {allowed})")
+        raise RuleError(say(where, f" : {number} hors limites (autorisé : {allowed})"))
     return number
 
 
@@ -159,6 +172,7 @@ class Options(Mapping[str, OptionValue]):
 
     parsed: Mapping[str, OptionValue | None] = field(default_factory=dict)
     given: frozenset[str] = frozenset()
+    action: ActionSpec | None = None  # the declaration read: each key's label, for messages
 
     def __getitem__(self, key: str) -> OptionValue:
         value = self.parsed[normalize(key)]
@@ -192,6 +206,20 @@ class Options(Mapping[str, OptionValue]):
     def was_given(self, key: str) -> bool:
         return normalize(key) in self.given
 
+    def spec(self, key: str) -> OptionSpec:
+        """The declaration of `key` (a bare one when the action declares no such key)."""
+        found = self.action.option(key) if self.action is not None else None
+        return found or OptionSpec(key, "text", "")
+
+    def ref(self, key: str, value: str = "") -> Ref:
+        """`key` named in a message: `--opt cle=valeur` typed, « Label » read."""
+        return opt(self.spec(key), value)
+
+    def missing(self, key: str, why: str, usage: Ref | None = None, value: str = "N") -> Text:
+        """`key` not given: `--opt cle=N manquant : why — usage` typed, « il manque « Label » :
+        why » read."""
+        return missing(self.spec(key), why, usage, value)
+
 
 NO_OPTIONS = Options()
 
@@ -215,14 +243,24 @@ def parse_options(spec: ActionSpec, raw: Iterable[str] | Mapping[str, str], syst
     for key, value in pairs:
         option = spec.option(key)
         if option is None:
-            known = [o.name for o in spec.options]
-            where = f"jdr {spec.name}" + (f" ({system_id})" if system_id else "")
-            if not known:
-                raise RuleError(f"--opt « {_shown(key)} » : {where} ne prend aucune option --opt")
-            raise RuleError(f"--opt : {where} : " + unknown_name_message("option", _shown(key), known))
+            raise RuleError(_unknown(spec, key, system_id))
         norm = normalize(option.name)
         if norm in given:
-            raise RuleError(f"--opt {option.name} donnée deux fois")
+            raise RuleError(Ref(f"--opt {option.name} donnée deux fois",
+                                f"option « {option.title} » donnée deux fois"))
         values[norm] = option.parse(value)
         given.add(norm)
-    return Options(values, frozenset(given))
+    for option in spec.options:
+        if option.required and values[normalize(option.name)] is None:
+            raise RuleError(missing(option, option.help, value="N" if option.kind == "int" else "…"))
+    return Options(values, frozenset(given), spec)
+
+
+def _unknown(spec: ActionSpec, key: str, system_id: str) -> Ref:
+    known = [o.name for o in spec.options]
+    where = f"jdr {spec.name}" + (f" ({system_id})" if system_id else "")
+    if not known:
+        return Ref(f"--opt « {_shown(key)} » : {where} ne prend aucune option --opt",
+                   f"option « {_shown(key)} » inconnue : cette action n'a pas d'option")
+    return Ref(f"--opt : {where} : " + unknown_name_message("option", _shown(key), known),
+               unknown_name_message("option", _shown(key), [o.title for o in spec.options]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from jdr.core.frozen import frozen
+from jdr.core.messages import Message, arg, say
 from jdr.core.options import parse_int
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
@@ -28,8 +29,10 @@ class Ladder:
     def names(self) -> list[str]:
         return list(self.steps)
 
-    def value(self, text: str, where: str = "--seuil") -> int:
-        """The threshold `text` stands for, or a French error with the ladder's closest names."""
+    def value(self, text: str, where: Message | None = None) -> int:
+        """The threshold `text` stands for, or a French error with the ladder's closest names
+        (`where`: what is read, the core's `--seuil` / « Seuil » by default)."""
+        where = arg("seuil") if where is None else where
         raw = text.strip()
         body = raw[1:] if raw[:1] in "+-" else raw
         if body[:1].isdigit() or (body and not body.isascii() and body[:1].isnumeric()):
@@ -40,8 +43,8 @@ class Ladder:
         table = {normalize(k): v for k, v in self.steps.items()}
         if key in table:
             return table[key]
-        raise RuleError(f"{where} : " + unknown_name_message("seuil", raw, table.keys())
-                        + f" (ou un nombre de {self.lo} à {self.hi})")
+        raise RuleError(say(where, " : " + unknown_name_message("seuil", raw, table.keys())
+                            + f" (ou un nombre de {self.lo} à {self.hi})"))
 
     def name_of(self, value: int) -> str | None:
         for name, v in self.steps.items():
@@ -50,10 +53,12 @@ class Ladder:
         return None
 
 
-def parse_threshold(text: str | None, ladder: Ladder | None, where: str = "--seuil") -> int | None:
+def parse_threshold(text: str | None, ladder: Ladder | None,
+                    where: Message | None = None) -> int | None:
     """`None` stays `None`; a system without a ladder takes numbers only."""
     if text is None:
         return None
+    where = arg("seuil") if where is None else where
     if ladder is None:
         return parse_int(text, where, -1000, 1000)
     return ladder.value(text, where)

@@ -69,7 +69,11 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool, origins: Se
                   default_response_class=FrenchJSON)
     app.state.server = server
     errors.install(app)
-    app.add_middleware(ActionRate, limits=limits or Limits())  # innermost, then
+    from jdr.web import page_live
+
+    app.add_middleware(live.LiveDoor, channels={"/api/tables/{id}/direct": live.direct,
+                                                "/tables/{id}/direct": page_live.direct})
+    app.add_middleware(ActionRate, limits=limits or Limits())  # innermost but LiveDoor, then
     app.add_middleware(OriginGuard, origins=tuple(origins))  # reads the form BodyLimit checked
     app.add_middleware(errors.BodyLimit)
     app.include_router(tables.router)
@@ -80,6 +84,5 @@ def create_app(db_url: str, admin_token: str | None, loopback: bool, origins: Se
     app.include_router(visibility.router)
     app.include_router(visibility.pages)
     seance.install(app)
-    app.add_api_websocket_route("/api/tables/{id}/direct", live.direct)
     pages.install(app)
     return app

@@ -38,18 +38,19 @@ class ApiError(Exception):
 
 
 def from_jdr(exc: JdrError) -> ApiError:
-    """The status of an error of the rules, the sheets or the campaign layer."""
+    """The status of an error of the rules, the sheets or the campaign layer, and its message as
+    the pages and the API say it (`JdrError.pages`: options by their label, never `--opt`)."""
     from jdr.campaign.db import CampaignError
 
     if isinstance(exc, SheetError):
-        return ApiError(422, exc.message, {"problemes": list(exc.problems)})
+        return ApiError(422, exc.pages, {"problemes": list(exc.problems)})
     if isinstance(exc, CampaignError):
         if "existe déjà" in exc.message:
-            return ApiError(409, exc.message)
-        return ApiError(503, exc.message)
+            return ApiError(409, exc.pages)
+        return ApiError(503, exc.pages)
     if isinstance(exc, RuleError):
-        return ApiError(422, exc.message)
-    return ApiError(400, exc.message)
+        return ApiError(422, exc.pages)
+    return ApiError(400, exc.pages)
 
 
 class FrenchJSON(JSONResponse):

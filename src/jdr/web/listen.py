@@ -40,7 +40,7 @@ async def listen(hubs: Hubs) -> None:
             async with conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
                 hubs.listening = True  # the safety poll may slow down
-                hubs.wake_all()
+                await hubs.poll()  # what was committed while not listening
                 async for note in conn.notifies():
                     hubs.on_notify(note.payload)
         except asyncio.CancelledError:

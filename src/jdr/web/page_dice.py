@@ -46,7 +46,7 @@ async def api_odds(id: TableId, body: Expression, caller: CallerDep) -> dict[str
     try:
         result = await run_in_threadpool(dice_odds, body.expression)
     except JdrError as exc:
-        raise ApiError(422, exc.message) from None
+        raise ApiError(422, exc.pages) from None
     return to_json(result)
 
 
@@ -71,7 +71,7 @@ async def odds_fragment(id: TableId, request: Request) -> HTMLResponse:
     try:
         result = await run_in_threadpool(dice_odds, expression)
     except JdrError as exc:
-        return message(exc.message)
+        return message(exc.pages)
     from jdr.render.text import to_text
 
     bars = _bars(result)

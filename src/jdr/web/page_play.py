@@ -190,6 +190,11 @@ def odds_answer(server: Any, caller: Caller, form: dict[str, list[str]],
         return None
     if any(p.required and not params.get(p.name) for p in action.params if p.kind != "characters"):
         return {"attente": WAITING}
+    spec = caller.campaign.system.actions.get(str(params.get("nom") or kind))
+    given = params.get("opt")
+    given = given if isinstance(given, dict) else {}
+    if spec is not None and any(o.required and not given.get(o.name) for o in spec.options):
+        return {"attente": WAITING}  # a required option of the system still empty
     if action.odds == "regle":
         params, odds_kind = {**params, "chances": True}, "regle"
     else:

@@ -323,7 +323,7 @@ async def _jdr_error(request: Request, exc: Exception) -> Response:
 
 def install(app: FastAPI) -> None:
     """The pages' routers, their static files, and HTML errors outside `/api`."""
-    from jdr.web import encounter, page_dice, page_live, page_play, page_sheetform, page_sheets, page_talk
+    from jdr.web import encounter, page_dice, page_play, page_sheetform, page_sheets, page_talk
 
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(JdrError, _jdr_error)
@@ -340,4 +340,3 @@ def install(app: FastAPI) -> None:
     app.include_router(simulate.pages)
     app.include_router(page_dice.router)
     app.include_router(page_dice.api_router)
-    app.add_api_websocket_route("/tables/{id}/direct", page_live.direct)

@@ -80,7 +80,9 @@ def test_critical_mj_and_unused_options(sheet: Any) -> None:
     data, _ = attack(a, d, [20, 2, 3], critical="mj")
     assert any("le MJ décide" in n for n in notes(data))
     data, _ = attack(a, d, [20, 2, 3])
-    assert any("--critique rapidite|degats|precision|mj" in n for n in notes(data))
+    # a journal note, read in the pages and on the forum too: the choices, no command to type
+    assert any("option possible, à choisir parmi rapidite, degats, precision ou mj" in n
+               for n in notes(data))
 
 
 def test_resister_au_coup(sheet: Any) -> None:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdr.core.check import Check, Critical, Modifier, NaturalRoll, Odds, Verdict
+from jdr.core.french import de
+from jdr.core.messages import given, say
 from jdr.core.options import ActionSpec
 from jdr.core.results import AttackReport, Damage, Health, Line, Row, Section, SheetView, StateChange
 from jdr.core.sheet import SheetDocument
@@ -208,7 +210,7 @@ class DeuxDes(GameSystem[Hero]):
         for weapon in hero.weapons:
             if normalize(weapon.name) == normalize(name):
                 return weapon
-        raise RuleError(f"--arme « {name[:40]} » : absente de la fiche de {hero.name}")
+        raise RuleError(say(given("arme", name[:40]), f" : absente de la fiche {de(hero.name)}"))
 
     def attack_odds(self, request: AttackRequest[Hero]) -> Odds:
         """D2-03: the very test `attack` rolls."""

@@ -30,7 +30,7 @@ def cooperation(helpers: tuple[int, ...], config: CydConfig) -> tuple[Modifier |
     if not config.cooperation_bonus:
         note = Line(f"coopération : {count} aide(s) (compétences {shown}) ; la table de bonus "
                     "manque au document : aucun bonus tant que le MJ ne la fournit pas "
-                    "(--opt table_cooperation=1:1,5:2)", "A003.09")
+                    "(option « Table de coopération », ex. 1:1,5:2)", "A003.09")
     else:
         note = Line(f"coopération : {count} aide(s) (compétences {shown}) → bonus {bonus:+d}",
                     "R003.18")

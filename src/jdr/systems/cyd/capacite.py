@@ -7,6 +7,7 @@ from __future__ import annotations
 from jdr.core.check import Modifier
 from jdr.core.french import de
 from jdr.core.frozen import frozen
+from jdr.core.messages import Message, arg, say
 from jdr.errors import RuleError
 from jdr.names import lookup, normalize, unknown_name_message
 from jdr.systems.cyd import tables
@@ -68,14 +69,13 @@ def capacity(sheet: CydSheet, skill: str, carac: str | None) -> Capacity:
     elif key in sheet.usual:
         attribute = sheet.usual[key]
     else:
-        raise RuleError(
+        raise RuleError(say(
             f"la compétence « {key} » {de(sheet.nom)} n'a pas d'attribut usuel : le MJ le "
-            f"choisit avec --carac ({', '.join(tables.ATTRIBUTES)})"
-        )
+            "choisit avec ", arg("carac"), f" ({', '.join(tables.ATTRIBUTES)})"))
     return Capacity(sheet.nom, attribute, sheet.attributs.get(attribute), key, value)
 
 
-def die_name(value: str, where: str = "--de") -> str:
+def die_name(value: str, where: Message | None = None) -> str:
     """R003.05: only the d10 and the d20 exist in this system."""
     text = normalize(value)
     if text in ("10", "1d10"):
@@ -83,8 +83,9 @@ def die_name(value: str, where: str = "--de") -> str:
     if text in ("20", "1d20"):
         text = "d20"
     if text not in tables.DICE:
-        raise RuleError(f"{where} : dé « {value[:40]} » impossible dans le système CYD ; "
-                        "choisissez d10 (prudent) ou d20 (risqué)")
+        raise RuleError(say(arg("de") if where is None else where, f" : dé « {value[:40]} » "
+                            "impossible dans le système CYD ; choisissez d10 (prudent) ou d20 "
+                            "(risqué)"))
     return text
 
 
@@ -92,8 +93,9 @@ def choose_die(value: str | None) -> str:
     """R003.05 / D-003.20: the player must choose the d10 or the d20; without `--de` the player
     has not chosen, and the command refuses (no terminal prompt in the rules layer)."""
     if not value:
-        raise RuleError("choisissez votre dé : --de d10|d20 (d10 prudent, d20 risqué : une face "
-                        "impaire compte 0, 1 et 11 sont des échecs dramatiques)")
+        raise RuleError(say("choisissez votre dé : ", arg("de", "d10|d20"), " (d10 prudent, d20 "
+                            "risqué : une face impaire compte 0, 1 et 11 sont des échecs "
+                            "dramatiques)"))
     return die_name(value)
 
 

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from jdr.core.check import CheckResult, Modifier
 from jdr.core.frozen import frozen
+from jdr.core.messages import arg, say
 from jdr.core.results import Line
 from jdr.core.system import CheckRequest, Outcome, SheetChange
 from jdr.core.threshold import parse_threshold
@@ -81,8 +82,8 @@ def _opposite(request: Request, cap: Capacity, config: CydConfig) -> tuple[int |
     if request.opponent is None:
         return parse_threshold(request.threshold, config.threshold_ladder), None
     if request.threshold is not None:
-        raise RuleError("un test se fait contre un seuil (--seuil) ou contre un adversaire "
-                        "(--contre), pas les deux")
+        raise RuleError(say("un test se fait contre un seuil (", arg("seuil"), ") ou contre un "
+                            "adversaire (", arg("contre"), "), pas les deux"))
     side = against(request, cap, config)
     return side.threshold, side
 
@@ -91,8 +92,8 @@ def _long_duration(request: Request, threshold: int | None, side: Against | None
     """R003.19: a long action is a complex action: it needs a threshold."""
     duration = request.options.text("duree")
     if duration is not None and (threshold is None or (side is not None and side.opponent)):
-        raise RuleError("action longue (--opt duree) : c'est une action complexe, donnez un "
-                        "seuil (--seuil)")
+        raise RuleError(say("action longue (", request.options.ref("duree"), ") : c'est une "
+                            "action complexe, donnez un seuil (", arg("seuil"), ")"))
     return duration
 
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Literal
 
 from jdr.core.frozen import frozen
+from jdr.core.messages import Ref, opt_in, say
 from jdr.core.options import ActionSpec, Options, OptionSpec, parse_int
 from jdr.core.threshold import Ladder
 from jdr.errors import RuleError
@@ -73,23 +74,24 @@ class CydConfig:
 
 def parse_helpers(text: str) -> tuple[int, ...]:
     """`--opt aides=3,5`: the skill value of each helper (R003.18), 0..10."""
-    values = tuple(parse_int(part, "--opt aides", tables.SKILL_MIN, tables.SKILL_MAX)
+    where = option("aides")
+    values = tuple(parse_int(part, where, tables.SKILL_MIN, tables.SKILL_MAX)
                    for part in text.replace(";", ",").split(",") if part.strip())
     if not values:
-        raise RuleError("--opt aides : aucune valeur (exemple : --opt aides=3,5)")
+        raise RuleError(say(where, " : aucune valeur (exemple : ", option("aides", "3,5"), ")"))
     return values
 
 
 def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
     """`--opt table_cooperation=1:1,5:2` -> ((1, 1), (5, 2)) (A003.09)."""
-    where = "--opt table_cooperation"
+    where = option("table_cooperation")
     steps: list[tuple[int, int]] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
         if ":" not in part:
-            raise RuleError(f"{where} : « {part[:40]} » ne se lit pas « compétence:bonus » "
-                            "(ex. 1:1,5:2)")
+            raise RuleError(say(where, f" : « {part[:40]} » ne se lit pas « compétence:bonus » "
+                                "(ex. 1:1,5:2)"))
         left, right = part.split(":", 1)
         steps.append((parse_int(left, where, tables.SKILL_MIN, tables.SKILL_MAX),
                       parse_int(right, where, -100, 100)))
@@ -106,19 +108,19 @@ _ATTRIBUTE_LABELS = tuple(tables.ATTRIBUTE_LABELS[a] for a in tables.ATTRIBUTES)
 _PREDILECTION = (
     OptionSpec("predilection", "bool", "relancer le dé grâce à la prédilection de la compétence "
                "(une fois par séance), décidé d'avance ; sans cette option, la question est posée "
-               "après le jet (non : pas de question) ; --choix 1|2 garde l'un des deux "
-               "résultats, sinon la question, ou le meilleur", False, "R003.04",
+               "après le jet (non : pas de question) ; le dé gardé (1 ou 2), s'il est donné "
+               "d'avance, garde l'un des deux résultats, sinon la question, ou le meilleur", False, "R003.04",
                label="Prédilection"),
     OptionSpec("premier_jet", "int", "prédilection après un jet déjà fait à la table : la face "
                "de ce premier jet (seule la relance est lancée)", None, "R003.04", 1, 20,
                label="Premier jet (face)"),
 )
 _AGAINST = (
-    OptionSpec("opposition", "choice", "avec --contre : active (les deux lancent) ou passive "
-               "(le seuil est la Capacité adverse)", "active", "A003.03",
+    OptionSpec("opposition", "choice", "contre un adversaire : active (les deux lancent) ou "
+               "passive (le seuil est la Capacité adverse)", "active", "A003.03",
                choices=("active", "passive"),
                label="Opposition", labels=("Active", "Passive")),
-    OptionSpec("de_adverse", "choice", "dé de l'adversaire avec --contre", DEFAULT.opponent_die,
+    OptionSpec("de_adverse", "choice", "dé de l'adversaire, contre un adversaire", DEFAULT.opponent_die,
                "A003.05", choices=_DIE,
                label="Dé de l'adversaire", labels=_DIE_LABELS),
     OptionSpec("carac_adverse", "choice", "attribut de l'adversaire (sinon son attribut usuel "
@@ -135,7 +137,7 @@ _COOPERATION = (
                label="Table de coopération"),
 )
 _CHECK_ONLY = (
-    OptionSpec("duree", "text", "action longue : durée moyenne, ex. 4h (avec --seuil)",
+    OptionSpec("duree", "text", "action longue : durée moyenne, ex. 4h (avec un seuil)",
                None, "R003.19",
                label="Durée de l'action"),
     OptionSpec("action", "text", "nom de l'action, pour la règle de la nouvelle tentative "
@@ -276,3 +278,8 @@ ACTIONS: dict[str, ActionSpec] = {
         rolls=False),
     **RULES,
 }
+
+
+def option(name: str, value: str = "") -> Ref:
+    """One of CYD's options named in a message (`--opt nom=valeur` typed, its label read)."""
+    return opt_in((*ACTIONS.values(), *RULES.values()), name, value)

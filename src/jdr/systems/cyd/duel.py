@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from jdr.core.contest import ContestResult
 from jdr.core.frozen import frozen
+from jdr.core.messages import Ref, say
 from jdr.core.options import Options
 from jdr.core.results import Line, Report
 from jdr.core.system import GroupRequest, Outcome
@@ -49,8 +50,8 @@ def _per_round(text: str | None) -> tuple[str | None, ...]:
 def _die(options: Options, key: str, name: str) -> str:
     die = options.text(key) or options.text("de")
     if die is None:
-        raise RuleError(f"duel : {name} n'a pas choisi son dé : --opt de=d10|d20 (les deux), "
-                        f"ou --opt {key}=d10|d20")
+        raise RuleError(say(f"duel : {name} n'a pas choisi son dé : ", options.ref("de", "d10|d20"),
+                            " (les deux), ou ", options.ref(key, "d10|d20")))
     return die
 
 
@@ -62,8 +63,11 @@ def setup(request: GroupRequest[CydSheet], config: CydConfig) -> DuelSetup:
     options = request.options
     skill_a = options.text("competence_a") or options.text("competence")
     if not skill_a:
-        raise RuleError("duel : précisez la compétence (--opt competence=athletisme, ou "
-                        "competence_a / competence_b)")
+        raise RuleError(say("duel : précisez la compétence (",
+                            Ref("--opt competence=athletisme", options.ref("competence").web),
+                            ", ou ", Ref("competence_a / competence_b",
+                                         f"{options.ref('competence_a').web} et "
+                                         f"{options.ref('competence_b').web}"), ")"))
     return DuelSetup(
         a, b, skill_a, options.text("competence_b") or options.text("competence") or skill_a,
         _per_round(options.text("attributs")), _per_round(options.text("attributs_b")),

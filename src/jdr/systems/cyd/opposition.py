@@ -85,7 +85,8 @@ def opponent_capacity(sheet: CydSheet, skill: str, carac: str | None,
     else:
         attribute = actor_attribute
         notes.append(Line(f"attribut {de(sheet.nom)} : {tables.ATTRIBUTE_LABELS[attribute]}, "
-                          "comme l'acteur (--opt carac_adverse=... pour un autre)", "A003.18"))
+                          "comme l'acteur (l'option « Attribut de l'adversaire » en choisit un "
+                          "autre)", "A003.18"))
     return Capacity(sheet.nom, attribute, sheet.attributs.get(attribute), key, value), tuple(notes)
 
 

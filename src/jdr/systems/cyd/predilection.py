@@ -17,6 +17,7 @@ from jdr.core.check import Check, CheckResult
 from jdr.core.contest import ContestResult
 from jdr.core.french import de
 from jdr.core.frozen import frozen
+from jdr.core.messages import arg, command, say
 from jdr.core.results import Line, Report
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import CheckRequest, Chooser, Question, SheetChange
@@ -58,12 +59,12 @@ def _choice(request: CheckRequest[CydSheet], used: bool) -> int | None:
     """`--choix` keeps result 1 or 2 of a prédilection reroll, and means nothing without one."""
     if not used:
         if request.choice is not None:
-            raise RuleError("--choix ne sert qu'avec la relance de prédilection "
-                            "(--opt predilection=oui)")
+            raise RuleError(say(arg("choix"), " ne sert qu'avec la relance de prédilection (",
+                                request.options.ref("predilection", "oui"), ")"))
         return None
     if request.choice is not None and request.choice not in (1, 2):
-        raise RuleError(f"--choix {request.choice} : la prédilection donne deux résultats, "
-                        "gardez le 1 ou le 2")
+        raise RuleError(say(arg("choix", str(request.choice)), " : la prédilection donne deux "
+                            "résultats, gardez le 1 ou le 2"))
     return request.choice
 
 
@@ -71,8 +72,8 @@ def _first_face(request: CheckRequest[CydSheet], die: str) -> int | None:
     first = request.options.int("premier_jet")
     sides = tables.DICE[die]
     if first is not None and first > sides:
-        raise RuleError(f"--opt premier_jet={first} : face impossible sur le {die} "
-                        f"(de 1 à {sides})")
+        raise RuleError(say(request.options.ref("premier_jet", str(first)), " : face impossible "
+                            f"sur le {die} (de 1 à {sides})"))
     return first
 
 
@@ -85,9 +86,9 @@ def _box_state(sheet: CydSheet, cap: Capacity, rolling: bool) -> list[Line]:
     if state != tables.PREDILECTION_USED:
         return []
     if rolling:
-        raise RuleError(f"la prédilection « {cap.skill} » {de(cap.character)} est déjà utilisée "
-                        "pour cette séance de jeu : pas de relance avant la prochaine séance "
-                        "(jdr session nouvelle)")
+        raise RuleError(say(f"la prédilection « {cap.skill} » {de(cap.character)} est déjà "
+                            "utilisée pour cette séance de jeu : pas de relance avant la "
+                            "prochaine séance (", command("session", "session nouvelle"), ")"))
     return [Line(f"la prédilection « {cap.skill} » est déjà utilisée pour cette séance",
                  "R003.04")]
 

@@ -19,6 +19,8 @@ from dataclasses import replace
 
 from jdr.core.check import CheckResult, Odds
 from jdr.core.french import state_label
+from jdr.core.messages import rule as named
+from jdr.core.messages import say, usage
 from jdr.core.options import Options
 from jdr.core.results import Line, Notes
 from jdr.core.system import CheckRequest, Loaded, Outcome, RuleRequest, SheetChange
@@ -39,7 +41,8 @@ Request = RuleRequest[CydSheet]
 
 def _one(request: Request, rule: str) -> Sheet:
     if len(request.sheets) != 1:
-        raise RuleError(f"jdr regle {rule} : un seul personnage")
+        raise RuleError(say(named(rule),
+                            " : un seul personnage"))
     return request.sheets[0]
 
 
@@ -67,20 +70,22 @@ def _helpers(request: Request, skill: str) -> tuple[tuple[int, ...], Line]:
 def cooperation_request(request: Request) -> tuple[CheckRequest[CydSheet], Line]:
     """The leader's test, with the helpers' values as `aides` (the check's own cooperation)."""
     if len(request.sheets) < 2:
-        raise RuleError("coopération : un meneur puis au moins une aide "
-                        "(jdr regle cooperation MENEUR AIDE…)")
+        raise RuleError(say("coopération : un meneur puis au moins une aide (",
+                            usage("cooperation MENEUR AIDE…"), ")"))
     opts = request.options
     skill = opts.text("competence")
     if not skill:
-        raise RuleError("coopération : précisez la compétence (--opt competence=...)")
+        raise RuleError(say("coopération : précisez la compétence (",
+                            opts.ref("competence", "..."), ")"))
     if opts.text("de") is None:
-        raise RuleError("coopération : le meneur n'a pas choisi son dé : --opt de=d10|d20")
+        raise RuleError(say("coopération : le meneur n'a pas choisi son dé : ",
+                            opts.ref("de", "d10|d20")))
     values, note = _helpers(request, skill)
     parsed = {**opts.parsed, "aides": ",".join(str(v) for v in values)}
     check = CheckRequest(
         actor=request.sheets[0], skill=skill, carac=opts.text("carac"),
         threshold=opts.text("seuil"), bonus=opts.int("bonus", 0) or 0, choice=opts.int("choix"),
-        die=opts.text("de"), options=Options(parsed, opts.given | {"aides"}),
+        die=opts.text("de"), options=Options(parsed, opts.given | {"aides"}, opts.action),
         chooser=request.chooser)
     return check, note
 
@@ -133,7 +138,9 @@ def _amounts(request: Request, rule: str) -> dict[str, int]:
     amounts = {k: request.options.int(k) for k in _LABELS}
     given = {k: v for k, v in amounts.items() if v is not None}
     if not given:
-        raise RuleError(f"jdr regle {rule} : donnez --opt sante=N et/ou --opt psyche=N")
+        raise RuleError(say(named(rule), " : donnez ",
+                            request.options.ref("sante", "N"), " et/ou ",
+                            request.options.ref("psyche", "N")))
     sheet = request.sheets[0]
     for name in given:
         if pool(sheet.model, name) is None:
@@ -204,7 +211,9 @@ def move(request: Request) -> Outcome:
     speed = sheet.model.secondaires.vitesse
     turns, distance = request.options.int("tours"), request.options.int("distance")
     if (turns is None) == (distance is None):
-        raise RuleError("jdr regle deplacement : donnez --opt tours=N ou --opt distance=M")
+        raise RuleError(say(named("deplacement"), " : donnez ",
+                            request.options.ref("tours", "N"), " ou ",
+                            request.options.ref("distance", "M")))
     if speed is None or speed <= 0:
         raise RuleError(f"{sheet.name} n'a pas de Vitesse sur sa fiche (secondaires.vitesse, "
                         "mètres par tour de 6 secondes)")

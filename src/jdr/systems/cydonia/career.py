@@ -3,12 +3,14 @@ buying mana and a companion's stats with XP, and the end-of-scenario awards."""
 
 from __future__ import annotations
 
+from jdr.core.messages import Ref, say
 from jdr.core.results import Line, Notes, Purchase
 from jdr.core.system import Outcome, RuleRequest, SheetChange
 from jdr.core.threshold import require_known
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 from jdr.systems.cydonia.checks import Character
+from jdr.systems.cydonia.config import option
 from jdr.systems.cydonia.progression import (
     bounty,
     gain_reputation,
@@ -46,7 +48,7 @@ def _reputation(c: Character, delta: int) -> tuple[tuple[Update, ...], tuple[Lin
         Line(f"prochain niveau : {points_needed(new_level, 1)} point(s) vers {new_level + 1:+d}, "
              f"−{points_needed(new_level, -1)} vers {new_level - 1:+d}", "R000.50, A000.32"),
         Line(f"bonus sur un jet de Charisme joué avec elle : +{reputation_bonus(new_level)} "
-             "(jdr test … --opt reputation=oui)", "R000.49"),
+             "(option « Jouer sa réputation » du test)", "R000.49"),
     ]
     if bounty(new_level):
         lines.append(Line(f"prime sur sa tête : {bounty(new_level)} Po", "R000.48"))
@@ -60,7 +62,7 @@ def reputation(request: Request) -> Outcome:
     delta = required_int(request.options, "points", REPUTATION,
                          "les points de réputation gagnés (+) ou perdus (−)")
     if delta == 0:
-        raise RuleError("--opt points=0 : rien ne change (R000.50)")
+        raise RuleError(say(request.options.ref("points", "0"), " : rien ne change (R000.50)"))
     updates, lines = _reputation(c, delta)
     return Outcome(Notes(f"Réputation : {c.name}", lines, "R000.50"),
                    sheet_changes(sheet.doc, updates))
@@ -133,11 +135,11 @@ def _individual(text: str | None) -> list[tuple[str, str]]:
         name, _, taken = item.partition(":")
         key = normalize(name)
         if key not in INDIVIDUAL_AWARDS:
-            raise RuleError("--opt individuelles : " + unknown_name_message(
-                "récompense", name.strip(), INDIVIDUAL_AWARDS))
+            raise RuleError(say(option("individuelles"), " : " + unknown_name_message(
+                "récompense", name.strip(), INDIVIDUAL_AWARDS)))
         kind = normalize(taken) or "xp"
         if kind not in ("xp", "pa"):
-            raise RuleError(f"--opt individuelles : « {key}:{taken.strip()} » — xp ou pa")
+            raise RuleError(say(option("individuelles"), f" : « {key}:{taken.strip()} » — xp ou pa"))
         out.append((key, kind))
     return out
 
@@ -164,8 +166,10 @@ def awards(request: Request) -> Outcome:
     individual, shaman = _individual(o.text("individuelles")), o.flag("shaman")
     delta = o.int("reputation", 0) or 0
     if not events and not individual and not delta:
-        raise RuleError("aucune récompense : --opt participation=oui, reussite=oui, shira=oui, "
-                        "kei=oui, individuelles=…, reputation=N (R000.46, R000.47)")
+        raise RuleError(Ref("aucune récompense : --opt participation=oui, reussite=oui, shira=oui, "
+                            "kei=oui, individuelles=…, reputation=N (R000.46, R000.47)",
+                            "aucune récompense : choisissez au moins une récompense parmi les "
+                            "options de la règle (R000.46, R000.47)"))
     got = scenario_awards(events, individual, shaman)
     lines = _award_lines(events, individual, shaman)
     updates: list[Update] = _totals(c, got.xp, got.pa, got.shira, lines)

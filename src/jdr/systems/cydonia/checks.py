@@ -24,6 +24,7 @@ from jdr.core.check import (
 from jdr.core.contest import Contest, ContestResult, ContestRule, Criterion
 from jdr.core.french import Genre, is_state, state_label
 from jdr.core.frozen import frozen
+from jdr.core.messages import Ref, arg, say
 from jdr.core.system import Chooser, Question, default_choice
 from jdr.dice.modifiers import Die
 from jdr.dice.source import DiceSource
@@ -215,10 +216,11 @@ def _natural(character: Character, skill: str | None, choice: int | None) -> Nat
     """R000.06 / R000.17: an expert skill rolls 2D10 and keeps one (the better by default)."""
     if skill is not None and character.is_expert(skill):
         if choice is not None and choice not in (1, 2):
-            raise RuleError(f"--choix {choice} : un jet expert garde le dé 1 ou le dé 2")
+            raise RuleError(say(arg("choix", str(choice)), " : un jet expert garde le dé 1 ou le dé 2"))
         return KeepOne(2, 10, choice)
     if choice is not None:
-        raise RuleError("--choix : seul un jet de compétence experte lance deux dés (R000.06)")
+        raise RuleError(say(arg("choix"), " : seul un jet de compétence experte lance deux dés "
+                            "(R000.06)"))
     return D10
 
 
@@ -250,13 +252,15 @@ def skill_check(
     kind, key = character.resolve_skill(name)
     if kind == "special":
         if key == "initiative":
-            raise RuleError("l'initiative n'est pas un jet : voir « jdr initiative » (R000.21)")
+            raise RuleError(say("l'initiative n'est pas un jet : voir ",
+                                Ref("« jdr initiative »", "l'action « Initiative »"), " (R000.21)"))
         if key == "reveil":
-            raise RuleError("le jet de réveil se fait avec « jdr test FICHE reveil » (D-000.49)")
+            raise RuleError(Ref("le jet de réveil se fait avec « jdr test FICHE reveil » (D-000.49)",
+                                "le jet de réveil se fait par un test de « reveil » (D-000.49)"))
         return resistance_check(character, key, threshold=threshold, bonus=bonus, extra=extra)
     if kind == "carac":
         if carac is not None:
-            raise RuleError("--carac ne s'emploie qu'avec une compétence")
+            raise RuleError(say(arg("carac"), " ne s'emploie qu'avec une compétence"))
         return characteristic_check(character, key, threshold=threshold, bonus=bonus,
                                     choice=choice, extra=extra)
     linked = character.skill_characteristic(key)

@@ -17,6 +17,7 @@ from jdr.core.contest import Contest, ContestResult
 from jdr.core.french import Genre, accord, is_state, pronoun, state_label
 from jdr.core.frozen import frozen
 from jdr.core.initiative import Entrant, Order, OrderRule, order
+from jdr.core.messages import arg, given, say
 from jdr.core.results import AttackReport, Damage, Health, Line, Location, StateChange, Step
 from jdr.core.system import AttackRequest, Chooser, default_choice
 from jdr.dice.notation import Die, roll
@@ -162,8 +163,8 @@ def _weapon(attacker: Character, wanted: str | None) -> Weapon | None:
     if key in UNARMED:
         return None
     names = ", ".join(w.nom for w in attacker.sheet.armes) or "aucune"
-    raise RuleError(f"--arme « {wanted} » : arme absente de la fiche de "
-                    f"{attacker.name} (armes : {names}, ou mains_nues)")
+    raise RuleError(say(given("arme", wanted), f" : arme absente de la fiche de "
+                        f"{attacker.name} (armes : {names}, ou mains_nues)"))
 
 
 def _stroke(attacker: Character, opts: AttackOptions) -> Stroke:
@@ -222,10 +223,11 @@ def _defence_check(defender: Character, stroke: Stroke) -> tuple[Check, list[Lin
     notes: list[Line] = []
     defence = normalize(opts.defence)
     if defence not in ("esquive", "bouclier", "cac"):
-        raise RuleError(f"--defense « {opts.defence} » inconnue (autorisé : esquive, bouclier, cac)")
+        raise RuleError(say(given("defense", opts.defence), " inconnue (autorisé : esquive, "
+                            "bouclier, cac)"))
     if defence == "cac" and not stroke.cac:
-        raise RuleError("--defense cac : la parade au corps à corps ne s'oppose qu'à une attaque "
-                        "au corps à corps (R000.24)")
+        raise RuleError(say(arg("defense", "cac"), " : la parade au corps à corps ne s'oppose "
+                            "qu'à une attaque au corps à corps (R000.24)"))
     if not defender.can_act:
         notes.append(Line(f"{defender.name} est {defender.status} : aucune défense, "
                           "total 0", "D-000.47"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import field
 
 from jdr.core.frozen import frozen
+from jdr.core.messages import Ref, opt_in
 from jdr.core.options import ActionSpec, OptionSpec
 
 
@@ -138,3 +139,11 @@ ACTIONS: dict[str, ActionSpec] = {
         "le jet de réveil 1d10 d'un assommé, puis chaque attaque comme jdr attaque",
     ),
 }
+
+
+def option(name: str, value: str = "") -> Ref:
+    """One of Cydonia's options named in a message (`--opt nom=valeur` typed, its label read),
+    for a message written where the action's `Options` are not at hand."""
+    from jdr.systems.cydonia.rulebook import RULES
+
+    return opt_in((*ACTIONS.values(), *RULES.values()), name, value)

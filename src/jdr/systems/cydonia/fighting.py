@@ -10,6 +10,7 @@ from fractions import Fraction
 from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest, ContestResult
 from jdr.core.french import accord, de, state_label
+from jdr.core.messages import Ref, rule, say
 from jdr.core.results import Line, Notes, Report, Result
 from jdr.core.system import Chooser, Outcome, Question, RuleRequest
 from jdr.dice.notation import roll
@@ -49,15 +50,15 @@ MOVES = ("frappe", "projection", "prise")
 MAX_ACTIONS = 20
 
 
-def _plan(text: str | None) -> tuple[str, ...]:
+def _plan(text: str | None, where: Ref) -> tuple[str, ...]:
     if text is None:
         return ()
     moves = tuple(normalize(m) for m in text.split(",") if m.strip())
     for move in moves:
         if move not in MOVES:
-            raise RuleError("--opt gestes : " + unknown_name_message("geste", move, MOVES))
+            raise RuleError(say(where, " : " + unknown_name_message("geste", move, MOVES)))
     if len(moves) > MAX_ACTIONS:
-        raise RuleError(f"--opt gestes : {MAX_ACTIONS} actions au plus")
+        raise RuleError(say(where, f" : {MAX_ACTIONS} actions au plus"))
     return moves
 
 
@@ -65,10 +66,11 @@ def _wrestlers(request: Request) -> tuple[Character, Character, tuple[str, ...]]
     """A000.30: Orks, or whoever the MJ allows."""
     wrestler, foe = (character(s) for s in cast(request, KRAVKAR, 2))
     if normalize(wrestler.sheet.peuple or "") != "ork" and not request.options.flag("autorise"):
-        raise RuleError(f"le Kravkar est l'art martial des Orks (R000.42) : {wrestler.name} n'est "
-                        "pas un Ork ; le MJ peut le permettre (--opt autorise=oui, A000.30)")
+        raise RuleError(say(f"le Kravkar est l'art martial des Orks (R000.42) : {wrestler.name} "
+                            "n'est pas un Ork ; le MJ peut le permettre (",
+                            request.options.ref("autorise", "oui"), ", A000.30)"))
     alive(foe, "on n'attaque plus un mort")
-    return wrestler, foe, _plan(request.options.text("gestes"))
+    return wrestler, foe, _plan(request.options.text("gestes"), request.options.ref("gestes"))
 
 
 def _move_options(move: str, action: int) -> AttackOptions:
@@ -229,12 +231,13 @@ def charge(request: Request, source: DiceSource) -> Outcome:
     grouped secondary adversaries who fail to dodge take the mount's damage."""
     rider, target, others, opts = _charge(request)
     if rider.sheet.etat.elan < 2:
-        raise RuleError(f"{rider.name} a {rider.sheet.etat.elan} tour(s) d'élan : la charge en "
-                        "demande 2 (jdr regle elan), puis 1 tour pour charger (R000.39)")
+        raise RuleError(say(f"{rider.name} a {rider.sheet.etat.elan} tour(s) d'élan : la charge en "
+                            "demande 2 (", rule("elan"), "), puis 1 tour pour charger (R000.39)"))
     formula = request.options.text("degats_monture")
     if others and formula is None:
-        raise RuleError("adversaires secondaires : --opt degats_monture=FORMULE — les dégâts d'une "
-                        "monture ne sont pas dans les règles (A000.27), le MJ les donne")
+        raise RuleError(say("adversaires secondaires : ",
+                            request.options.ref("degats_monture", "FORMULE"), " — les dégâts "
+                            "d'une monture ne sont pas dans les règles (A000.27), le MJ les donne"))
     blow = attack(rider, target, opts, source, request.chooser)
     parts: list[Result] = [blow.report]
     changes = (sheet_changes(request.sheets[0].doc, (*blow.attacker, (("etat", "elan"), 0)))
@@ -266,7 +269,7 @@ def run_up(request: Request) -> Outcome:
     if now >= 2:
         line = Line("déjà 2 tours d'élan : " + accord(c.genre, "il peut charger", "elle peut charger",
                                                       "la charge est possible")
-                    + " (jdr regle charge)", "R000.39")
+                    + " (règle « charge »)", "R000.39")
         return Outcome(Notes(f"Élan : {c.name}", (line,), "R000.39"))
     ready = accord(c.genre, " ; il peut charger au prochain tour", " ; elle peut charger au prochain tour",
                    " ; la charge est possible au prochain tour")
@@ -295,7 +298,7 @@ def concentrate(request: Request) -> Outcome:
         full = Line("déjà 3 tours : le maximum (+6)", "R000.36")
         return Outcome(Notes(title, (full, warning), "R000.36"))
     use = Line(f"{now + 1} tour(s) : +{concentration_bonus(now + 1)} à son prochain jet ou à ses "
-               "dégâts (jdr attaque --opt concentration=jet|degats)", "R000.36, A000.23")
+               "dégâts (option « Concentration dépensée » de l'attaque)", "R000.36, A000.23")
     return Outcome(Notes(title, (use, warning), "R000.36"),
                    sheet_changes(sheet.doc, ((("etat", "concentration"), now + 1),)))
 
@@ -326,9 +329,9 @@ def transform(request: Request) -> Outcome:
              "R000.40, A000.21"),
         Line(f"durée : {skill} tour(s) ; l'attente avant la suivante est au choix du MJ", "R000.40"),
         Line(f"PV {hp} → {hp + gain} : les règles ne donnent pas de formule de PV, le MJ donne le "
-             "gain (--opt pv=N), retiré au retour à la forme normale", "A000.28, A000.13"),
-        Line("griffes PHY+1d10 au corps à corps ; morsure : jdr attaque --opt morsure=oui (−6, "
-             "PHY+2d10, table du corps à corps)", "R000.40"),
+             "gain (option « PV gagnés »), retiré au retour à la forme normale", "A000.28, A000.13"),
+        Line("griffes PHY+1d10 au corps à corps ; morsure : option « Morsure de loup-garou » de "
+             "l'attaque (−6, PHY+2d10, table du corps à corps)", "R000.40"),
     )
     updates = ((("etat", "transformation"), skill), (("etat", "pv_transformation"), gain),
                (("pv",), hp + gain))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from jdr.core.frozen import frozen
+from jdr.core.messages import Ref, arg, say
 from jdr.core.results import Purchase
 from jdr.core.system import Outcome, SheetChange, XpRequest
 from jdr.errors import RuleError
@@ -131,7 +132,8 @@ def purchase(request: XpRequest[CydoniaSheet]) -> Outcome:
         changes = [SheetChange(doc, ("caracteristiques", key), bought.after)]
     else:
         if request.skill is None:
-            raise RuleError("jdr xp : choisir --competence, --carac ou --pv")
+            raise RuleError(say(Ref("jdr xp : ", ""), "choisir ", arg("competence", kind="xp"), ", ",
+                                arg("carac", kind="xp"), " ou ", arg("pv", kind="xp")))
         key = SKILL_ALIASES.get(normalize(request.skill), normalize(request.skill))
         if key not in SKILLS and key not in sheet.competences_libres:
             raise RuleError(unknown_name_message("compétence", request.skill,

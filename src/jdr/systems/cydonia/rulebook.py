@@ -63,8 +63,8 @@ _SOCIAL = (
           "une fois par jour et par patient ; un mourant remonté au-dessus de 0 PV est stabilisé "
           "(R000.54, A000.15, A000.12).",
           (CHOICE, OptionSpec("seuil", "text", "difficulté au choix du MJ (nombre ou nom : facile, "
-                              "moyenne…), obligatoire", None, "R000.54",
-                              label="Difficulté"),
+                              "moyenne…)", None, "R000.54",
+                              label="Difficulté", required=True),
            OptionSpec("nouveau_jour", "bool", "le patient a déjà été soigné, mais un nouveau jour "
                       "a commencé", False, "R000.54",
                       label="Nouveau jour")),
@@ -84,14 +84,14 @@ _SOCIAL = (
           "les donne ; jusqu'au maximum, un mourant remonté au-dessus de 0 PV est stabilisé "
           "(R000.52, A000.12).",
           (OptionSpec("pv", "int", "PV rendus (donnée du MJ)", None, "R000.52", lo=1, hi=1000,
-                      label="PV rendus"),),
+                      label="PV rendus", required=True),),
           rolls=False),
     _spec("malus", "PERSONNAGE — malus d'un jet de Courage raté, de la peur… dont le MJ fixe la "
           "valeur ; il est retiré de tous les jets jusqu'à ce que la Médecine l'ôte (R000.20, "
           "A000.16).",
           (OptionSpec("points", "int", "malus ajouté (+) ou retiré (−)", None, "A000.16",
                       lo=-100, hi=100,
-                      label="Points de malus"),), rolls=False),
+                      label="Points de malus", required=True),), rolls=False),
 )
 
 _OUTDOORS = (
@@ -110,7 +110,7 @@ _OUTDOORS = (
           "1d10 en mètres (A000.26) ; les montures n'ont pas de fiche : le MJ donne leurs valeurs.",
           (CHOICE, OptionSpec("allure", "choice", "l'allure demandée", None, "R000.37",
                               choices=tuple(RIDING),
-                              label="Allure", labels=RIDING_LABELS),
+                              label="Allure", labels=RIDING_LABELS, required=True),
            OptionSpec("course_monture", "int", "Course de la monture : ajoute le jet de vitesse",
                       None, "A000.26", lo=0, hi=100,
                       label="Course de la monture"),
@@ -123,7 +123,7 @@ _OUTDOORS = (
           "les difficultés des animaux sont des données du MJ.",
           (CHOICE, OptionSpec("difficulte", "int", "difficulté de dressage de l'animal", None,
                               "A000.44", lo=0, hi=1000,
-                              label="Difficulté de dressage"),
+                              label="Difficulté de dressage", required=True),
            OptionSpec("sauvage", "bool", "apprivoiser une bête sauvage (+10)", False, "R000.57",
                       label="Bête sauvage")),
           "1d10 (2d10 si Dressage est expert)"),
@@ -158,9 +158,9 @@ _FIGHTING = (
           "secondaires groupés qui ratent leur Esquive contre le jet d'attaque subissent les "
           "dégâts de la monture (R000.39, A000.27). Les règles ne chiffrent ni les dégâts d'une "
           "monture ni ceux d'une charge au bouclier (R000.43) : le MJ donne degats_monture.",
-          (CHOICE, OptionSpec("course_monture", "int", "Course de la monture (obligatoire)",
+          (CHOICE, OptionSpec("course_monture", "int", "Course de la monture",
                               None, "R000.39", lo=0, hi=100,
-                              label="Course de la monture"),
+                              label="Course de la monture", required=True),
            OptionSpec("degats_monture", "text", "formule des dégâts de la monture, ex. 2d6",
                       None, "A000.27",
                       label="Dégâts de la monture"),
@@ -187,16 +187,16 @@ _CAREER = (
           "|T| points vers le niveau T, remis à 0 à chaque changement (R000.48–R000.50, A000.32).",
           (OptionSpec("points", "int", "points gagnés (+) ou perdus (−)", None, "R000.50",
                       lo=-1000, hi=1000,
-                      label="Points de réputation"),), rolls=False),
+                      label="Points de réputation", required=True),), rolls=False),
     _spec("xp_mana", "PERSONNAGE — +3 points de mana pour 1 XP (R000.45).",
           rolls=False),
     _spec("xp_compagnon", "PERSONNAGE — +1 à une stat d'un animal ou d'un "
           "serviteur pour 2 XP (R000.45) ; compagnons et stats sont des données du MJ sur la fiche "
           "(compagnons: {loup: {stats: {physique: 4}}}), sans plafond dans les règles.",
           (OptionSpec("compagnon", "text", "nom du compagnon", None, "R000.45",
-                      label="Compagnon"),
+                      label="Compagnon", required=True),
            OptionSpec("stat", "text", "stat à monter", None, "R000.45",
-                      label="Statistique à monter")), rolls=False),
+                      label="Statistique à monter", required=True)), rolls=False),
     _spec("recompenses", "PERSONNAGE — récompenses de fin de scénario écrites "
           "sur la fiche : communes (participation, réussite, Shira, Kei) et individuelles (R000.46, "
           "R000.47).",

@@ -8,6 +8,8 @@ from typing import Any
 
 from jdr.core.french import accord, is_state
 from jdr.core.frozen import frozen
+from jdr.core.messages import say
+from jdr.core.messages import usage as played
 from jdr.core.options import Options
 from jdr.core.results import Health, Line, StateChange
 from jdr.core.sheet import SheetDocument
@@ -35,12 +37,12 @@ def cast(request: RuleRequest[CydoniaSheet], usage: str, least: int,
     sheets = list(request.sheets)
     top = least if most is None else most
     if not least <= len(sheets) <= top:
-        raise RuleError(f"jdr regle {usage}")
+        raise RuleError(played(usage))
     seen: set[str] = set()
     for sheet in sheets:
         key = normalize(sheet.name)
         if key in seen:
-            raise RuleError(f"{sheet.name} : nom donné deux fois ; jdr regle {usage}")
+            raise RuleError(say(f"{sheet.name} : nom donné deux fois ; ", played(usage)))
         seen.add(key)
     return sheets
 
@@ -118,9 +120,9 @@ def threshold(options: Options, key: str, usage: str) -> int:
     """A difficulty the MJ sets: a ladder name (D-000.45) or a number."""
     text = options.text(key)
     if text is None:
-        raise RuleError(f"--opt {key}=… manquant : la difficulté est au choix du MJ "
-                        f"(nombre ou nom : facile, moyenne, difficile…) — jdr regle {usage}")
-    value = parse_threshold(text, LADDER, f"--opt {key}")
+        raise RuleError(options.missing(key, "la difficulté est au choix du MJ (nombre ou nom : "
+                                        "facile, moyenne, difficile…)", played(usage), "…"))
+    value = parse_threshold(text, LADDER, options.ref(key))
     assert value is not None
     return value
 
@@ -128,12 +130,12 @@ def threshold(options: Options, key: str, usage: str) -> int:
 def required_int(options: Options, key: str, usage: str, why: str) -> int:
     value = options.int(key)
     if value is None:
-        raise RuleError(f"--opt {key}=N manquant : {why} — jdr regle {usage}")
+        raise RuleError(options.missing(key, why, played(usage)))
     return value
 
 
 def required_text(options: Options, key: str, usage: str, why: str) -> str:
     value = options.text(key)
     if value is None:
-        raise RuleError(f"--opt {key}=… manquant : {why} — jdr regle {usage}")
+        raise RuleError(options.missing(key, why, played(usage), "…"))
     return value

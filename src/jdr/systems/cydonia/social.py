@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from jdr.core.check import Check, Modifier, Odds, SingleDie
 from jdr.core.contest import Contest, ContestResult
+from jdr.core.messages import Ref, rule, say, usage
 from jdr.core.results import Line, Notes, Report
 from jdr.core.system import Loaded, Outcome, RuleRequest
 from jdr.dice.notation import roll
@@ -201,9 +202,9 @@ def medicine(request: Request, source: DiceSource) -> Outcome:
     Médecine and removes malus by the total; a dying patient above 0 HP is stabilised."""
     healer, patient, sheet, check = _medicine(request)
     if patient.sheet.etat.soigne and not request.options.flag("nouveau_jour"):
-        raise RuleError(f"{patient.name} a déjà reçu la Médecine aujourd'hui : une fois par jour "
-                        "(R000.54) ; un repos (jdr regle repos) ou --opt nouveau_jour=oui ouvre un "
-                        "nouveau jour")
+        raise RuleError(say(f"{patient.name} a déjà reçu la Médecine aujourd'hui : une fois par "
+                            "jour (R000.54) ; un repos (", rule("repos"), ") ou ",
+                            request.options.ref("nouveau_jour", "oui"), " ouvre un nouveau jour"))
     result = roll_check(check, source, request.chooser)
     updates: list[Update] = [(("etat", "soigne"), True)]
     lines: list[Line] = []
@@ -253,9 +254,10 @@ def _rest(request: Request) -> tuple[Loaded[CydoniaSheet], Character, Check]:
     alive(c, "un mort ne se repose plus")
     place, die = request.options.text("lieu"), request.options.text("de")
     if (place is None) == (die is None):
-        raise RuleError("repos : choisir --opt lieu=… (belle_etoile, sac_de_couchage, tente, "
-                        "lit_de_paille, chambre_luxueuse) ou --opt de=4|6|10|20 : le dé est au "
-                        "choix du MJ (R000.52, A000.25)")
+        raise RuleError(say("repos : choisir ", Ref(
+            "--opt lieu=… (belle_etoile, sac_de_couchage, tente, lit_de_paille, chambre_luxueuse)",
+            request.options.ref("lieu").web), " ou ", request.options.ref("de", "4|6|10|20"),
+            " : le dé est au choix du MJ (R000.52, A000.25)"))
     sides = rest_die(place) if place is not None else int(str(die))
     check = Check(f"Repos (Physique + 1d{sides})", SingleDie(sides),
                   (Modifier(c.characteristic("physique"), "Physique"),), amount_judge, None,
@@ -296,8 +298,8 @@ def care(request: Request) -> Outcome:
     alive(c, "aucun soin ne ramène un mort (R000.34)")
     amount = request.options.int("pv")
     if not amount:
-        raise RuleError(f"--opt pv=N manquant : les PV rendus par la potion ou le sort (donnée du "
-                        f"MJ) — jdr regle {CARE}")
+        raise RuleError(request.options.missing("pv", "les PV rendus par la potion ou le sort "
+                                                "(donnée du MJ)", usage(CARE)))
     hp = heal(c, amount, "soin (potion, sort)", "R000.52")
     return Outcome(Notes(f"Soin : {c.name}", hp.notes, "R000.52"), sheet_changes(sheet.doc, hp.updates))
 
@@ -309,7 +311,8 @@ def malus(request: Request) -> Outcome:
     c = character(sheet)
     change = request.options.int("points")
     if not change:
-        raise RuleError(f"--opt points=N manquant : le malus ajouté (+) ou retiré (−) — jdr regle {MALUS}")
+        raise RuleError(request.options.missing("points", "le malus ajouté (+) ou retiré (−)",
+                                                usage(MALUS)))
     after = max(0, c.malus + change)
     line = Line(f"malus {c.malus} → {after} : −{after} à tous ses jets", "A000.16, R000.20")
     return Outcome(Notes(f"Malus : {c.name}", (line,), "A000.16"),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from jdr.core.check import Check, Modifier, Odds
 from jdr.core.contest import Contest
 from jdr.core.french import accord, de, is_state, loses_turn, pronoun, state_label, they_are
+from jdr.core.messages import Ref, arg, say
 from jdr.core.results import Health, Line, Notes, Report, Result, SheetView
 from jdr.core.sheet import SheetDocument, validate
 from jdr.core.system import (
@@ -59,6 +60,7 @@ BOOKKEEPING = frozenset({"soin", "malus", "reputation", "xp_mana", "xp_compagnon
 
 # D-ALL.02: what a character who cannot act may still roll (reactions, not actions).
 REACTIONS = frozenset({"resistance_physique", "resistance_mentale", "reveil"})
+WAKE = Ref("jdr test FICHE reveil", "un test de « reveil »")
 
 
 class Cydonia(GameSystem[CydoniaSheet]):
@@ -106,9 +108,11 @@ class Cydonia(GameSystem[CydoniaSheet]):
     def _build(self, request: CheckRequest[CydoniaSheet]) -> Check | Contest:
         """R000.11–R000.16: the check, or the opposed roll (R000.16 by default)."""
         if request.die is not None:
-            raise RuleError("--de : Cydonia lance toujours 1d10 (2d10 pour une compétence experte)")
+            raise RuleError(say(arg("de"), " : Cydonia lance toujours 1d10 (2d10 pour une "
+                                "compétence experte)"))
         if request.options.was_given("tour"):
-            raise RuleError("--opt tour ne sert qu'au jet de réveil (jdr test FICHE reveil)")
+            raise RuleError(say(request.options.ref("tour"), " ne sert qu'au jet de réveil (",
+                                WAKE, ")"))
         actor = Character(request.actor.model)
         check = skill_check(actor, request.skill, carac=request.carac,
                             threshold=parse_threshold(request.threshold, LADDER),
@@ -139,9 +143,11 @@ class Cydonia(GameSystem[CydoniaSheet]):
     def _wake(self, request: CheckRequest[CydoniaSheet], source: DiceSource) -> Outcome:
         """R000.41, D-000.49: Résistance Physique > damage − n; a success wakes the character."""
         if request.opponent is not None or request.threshold is not None:
-            raise RuleError("jet de réveil : la difficulté vient des dégâts (pas de --seuil ni --contre)")
+            raise RuleError(say("jet de réveil : la difficulté vient des dégâts (pas de ",
+                                arg("seuil"), " ni ", arg("contre"), ")"))
         if request.die is not None or request.choice is not None or request.carac is not None:
-            raise RuleError("jet de réveil : Résistance Physique + 1d10, sans --de, --choix ni --carac")
+            raise RuleError(say("jet de réveil : Résistance Physique + 1d10, sans ", arg("de"), ", ",
+                                arg("choix"), " ni ", arg("carac")))
         actor = Character(request.actor.model)
         if not actor.sheet.etat.assomme and actor.sheet.etat.paralyse:
             line = Line(f"{actor.name} a perdu son tour : la paralysie est passée", "R000.27")
@@ -375,8 +381,8 @@ def _reputation(actor: Character, request: CheckRequest[CydoniaSheet]) -> tuple[
         linked = normalize(request.carac)
     if linked not in ("charisme", "char", "cha"):
         shown = CHARACTERISTICS.get(linked or "", "aucune")
-        raise RuleError(f"--opt reputation : la réputation aide un jet de Charisme (R000.49), "
-                        f"pas de {shown}")
+        raise RuleError(say(request.options.ref("reputation"), " : la réputation aide un jet de "
+                            f"Charisme (R000.49), pas de {shown}"))
     level = int(actor.sheet.reputation.niveau)
     return (Modifier(abs(level), f"réputation {level:+d}", "R000.49"),)
 
@@ -386,4 +392,4 @@ SYSTEM = Cydonia()
 
 def _no_critical(request: AttackRequest[CydoniaSheet]) -> None:
     if request.critical or request.full:
-        raise RuleError("--critique et --complete n'existent pas en Cydonia")
+        raise RuleError(say(arg("critique"), " et ", arg("complete"), " n'existent pas en Cydonia"))

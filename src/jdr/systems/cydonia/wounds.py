@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from jdr.core.compile import expression_law
 from jdr.core.frozen import frozen
+from jdr.core.messages import given, say
+from jdr.dice.notation import RollResult, names_in, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
@@ -66,7 +68,8 @@ def aimed_zone(zone: str, cac: bool) -> tuple[int, Zone]:
         if normalize(z.name) == key:
             return number, z
     names = sorted({normalize(z.name) for z in table.values()})
-    raise RuleError(f"--visee « {zone} » : zone inconnue (autorisé : {', '.join(names)})")
+    raise RuleError(say(given("visee", zone), f" : zone inconnue (autorisé : "
+                        f"{', '.join(names)})"))
 
 
 def is_vital(zone: Zone) -> bool:
@@ -110,7 +113,6 @@ def protection_for(character: Character, zone: Zone) -> int:
 
 def adds_physique(formula: str) -> bool:
     """D-000.46: a formula naming PHY already counts Physique; otherwise it is added."""
-    from jdr.dice.notation import names_in  # free notation: not imported by a check
 
     return not any(ABBREVIATIONS.get(n, n) == "physique" for n in names_in(formula))
 
@@ -119,7 +121,6 @@ def weapon_damage(character: Character, formula: str, source: DiceSource) -> tup
     """R000.31, D-000.46: the formula rolled, Physique added when it does not name it.
 
     Returns (total, the formula's roll, whether Physique was added)."""
-    from jdr.dice.notation import roll
 
     result = roll(formula, source, _variables(character))
     added = adds_physique(formula)

@@ -7,6 +7,7 @@ dd35 only reads the typed values. Not here: `duel` and `session` (the document h
 
 from __future__ import annotations
 
+from jdr.core.messages import Ref, opt_in
 from jdr.core.options import ActionSpec, OptionSpec
 from jdr.systems.dd35.tables import ABILITIES, CLASSES, PERCEPTION_CONTEXTS, SAVES
 
@@ -134,3 +135,8 @@ ACTIONS: dict[str, ActionSpec] = {
     "xp": ActionSpec("xp", "gagner un niveau : jdr xp FICHE --pv --opt classe=NOM [--opt jet=N] "
                      "(pas de table d'XP dans le document)", (CLASSE, JET), rolls=False),
 }
+
+
+def option(name: str, value: str = "") -> Ref:
+    """One of dd35's options named in a message (`--opt nom=valeur` typed, its label read)."""
+    return opt_in(ACTIONS.values(), name, value)

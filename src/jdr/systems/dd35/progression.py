@@ -6,10 +6,12 @@ whose cost is 0."""
 from __future__ import annotations
 
 from jdr.core.frozen import frozen
+from jdr.core.messages import say
 from jdr.core.results import Line, Purchase
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 from jdr.systems.dd35.character import Character, hit_points_level_up
+from jdr.systems.dd35.options import option
 from jdr.systems.dd35.tables import CLASSES, MAX_LEVEL
 
 
@@ -57,8 +59,8 @@ def level_up(character: Character, class_name: str, rolled: int | None) -> Level
         raise RuleError(f"niveau de personnage {character.level + 1} hors limites "
                         f"(autorisé : de 1 à {MAX_LEVEL})")
     if rolled is None and character.sheet.pv_mode == "lance":
-        raise RuleError(f"pv_mode lance : donnez le dé de vie lancé avec --opt jet=N "
-                        f"(d{CLASSES[key].hit_die})")
+        raise RuleError(say("pv_mode lance : donnez le dé de vie lancé avec ", option("jet", "N"),
+                            f" (d{CLASSES[key].hit_die})"))
     rolled = hit_die_face(key, rolled)
     gained = hit_points_level_up(key, rolled, character.mod("constitution"), character.rules)
     before = character.max_hp

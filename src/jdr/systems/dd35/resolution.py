@@ -21,6 +21,7 @@ from __future__ import annotations
 from jdr.core.check import Check
 from jdr.core.contest import Contest
 from jdr.core.frozen import frozen
+from jdr.core.messages import Message, Ref, arg, say
 from jdr.core.options import Options
 from jdr.core.system import CheckRequest
 from jdr.core.threshold import Ladder, parse_threshold
@@ -56,12 +57,13 @@ class Skill:
     key: str | None = None
 
 
-def ability_named(text: str, where: str) -> str:
+def ability_named(text: str, where: Message) -> str:
     """An ability by any spelling or 3.5 abbreviation (A002.01, D-ALL.01)."""
     key = normalize(text)
     key = ABILITY_ALIASES.get(key, key)
     if key not in ABILITIES:
-        raise RuleError(f"{where} : " + unknown_name_message("caractéristique", text, ABILITIES))
+        raise RuleError(say(where, " : " + unknown_name_message("caractéristique", text,
+                                                                 ABILITIES)))
     return key
 
 
@@ -69,19 +71,19 @@ def _perception(options: Options) -> Skill:
     """`perception` needs `--opt contexte=...` (R002.08: the context decides the bonus)."""
     text = options.text("contexte")
     if text is None:
-        raise RuleError("perception active : précisez le contexte avec --opt contexte="
-                        "embuscade|piege|mensonge|passage")
+        raise RuleError(say("perception active : précisez le contexte avec ",
+                            options.ref("contexte", "embuscade|piege|mensonge|passage")))
     context = perception_context(text)
     if context is None:
-        raise RuleError("--opt contexte : "
-                        + unknown_name_message("contexte", text, PERCEPTION_CONTEXTS))
+        raise RuleError(say(options.ref("contexte"), " : "
+                            + unknown_name_message("contexte", text, PERCEPTION_CONTEXTS)))
     return Skill("perception", context)
 
 
 def _save(options: Options) -> Skill:
     save = options.text("type")
     if save is None or save not in SAVES:
-        raise RuleError("sauvegarde : précisez --opt type=reflexes|vigueur|volonte")
+        raise RuleError(say("sauvegarde : précisez ", options.ref("type", "reflexes|vigueur|volonte")))
     return Skill("save", save)
 
 
@@ -154,8 +156,8 @@ class Roller:
         weapon = c.weapon(skill.key)
         index = (self.options.int("iterative", 1) or 1) if self.actor else 1
         if not 1 <= index <= len(c.attacks):
-            raise RuleError(f"--opt iterative={index} : {c.name} a "
-                            f"{len(c.attacks)} attaque(s) ({format_attacks(c.attacks)})")
+            raise RuleError(say(self.options.ref("iterative", str(index)), f" : {c.name} a "
+                                f"{len(c.attacks)} attaque(s) ({format_attacks(c.attacks)})"))
         target = ""
         if defender is not None:
             flat = self.flat_footed or (
@@ -171,12 +173,14 @@ class Roller:
 def _refuse_unused(request: CheckRequest[Sheet]) -> None:
     """dd35 always rolls one d20: `--de`, `--choix` and `--carac` have no meaning here."""
     if request.die is not None and normalize(request.die) not in ("d20", "1d20"):
-        raise RuleError(f"--de {request.die} : le système dd35 lance toujours 1d20")
+        raise RuleError(say(arg("de", request.die), " : le système dd35 lance toujours 1d20"))
     if request.choice is not None:
-        raise RuleError("--choix : le système dd35 lance un seul d20, il n'y a pas de dé à choisir")
+        raise RuleError(say(arg("choix"), " : le système dd35 lance un seul d20, il n'y a pas de "
+                            "dé à choisir"))
     if request.carac is not None:
-        raise RuleError("--carac : en dd35 la compétence dit déjà ce qui s'ajoute au d20 "
-                        "(pour un test de caractéristique : jdr test FICHE force)")
+        raise RuleError(say(arg("carac"), " : en dd35 la compétence dit déjà ce qui s'ajoute au "
+                            "d20 (pour un test de caractéristique : ",
+                            Ref("jdr test FICHE force", "un test de « force »"), ")"))
 
 
 def _against_flat_footed_ac(skill: str | None) -> bool:
@@ -186,8 +190,10 @@ def _against_flat_footed_ac(skill: str | None) -> bool:
         return False
     if normalize(skill) in FLAT_FOOTED_NAMES:
         return True
-    raise RuleError(f"--contre …:{skill} : une attaque se compare à la CA du défenseur "
-                    "(--contre FICHE, FICHE:ca ou FICHE:depourvu)")
+    raise RuleError(Ref(f"--contre …:{skill} : une attaque se compare à la CA du défenseur "
+                        "(--contre FICHE, FICHE:ca ou FICHE:depourvu)",
+                        f"« {skill} » : une attaque se compare à la CA du défenseur (sa CA, ou sa "
+                        "CA pris au dépourvu)"))
 
 
 def build(request: CheckRequest[Sheet], rules: Rules, ladder: Ladder | None) -> Check | Contest:

@@ -21,6 +21,7 @@ from fractions import Fraction
 from jdr.core.check import Check, CheckResult, Odds
 from jdr.core.contest import Contest, ContestResult
 from jdr.core.french import accord
+from jdr.core.messages import say
 from jdr.core.options import Options
 from jdr.core.results import AttackReport, Line, Notes, Report
 from jdr.core.system import Loaded, Outcome, SheetChange
@@ -67,9 +68,9 @@ def _manoeuvre_dc(author: Character, opts: Options) -> tuple[int, tuple[Line, ..
     dc = opts.int("nd")
     if dc is not None:
         return dc, ()
-    ability = ability_named(opts.text("carac_manoeuvre") or "force", "--opt carac_manoeuvre")
-    return manoeuvre_dc(author, ability, author.rules), (Line(PLACEHOLDER_DC + " (--opt nd=N)",
-                                                              "A002.16"),)
+    ability = ability_named(opts.text("carac_manoeuvre") or "force", opts.ref("carac_manoeuvre"))
+    note = Line(PLACEHOLDER_DC + " (option « ND de la manœuvre »)", "A002.16")
+    return manoeuvre_dc(author, ability, author.rules), (note,)
 
 
 def manoeuvre_saves(author: Character, targets: Sequence[Character], opts: Options
@@ -77,7 +78,8 @@ def manoeuvre_saves(author: Character, targets: Sequence[Character], opts: Optio
     """R002.15: each opponent's save against the DC, one definition for the roll and the odds."""
     save = opts.text("sauvegarde")
     if save is None:
-        raise RuleError("manœuvre : précisez --opt sauvegarde=reflexes|vigueur|volonte")
+        raise RuleError(say("manœuvre : précisez ",
+                            opts.ref("sauvegarde", "reflexes|vigueur|volonte")))
     if len(targets) > len(author.attacks):
         raise RuleError(f"manœuvre contre {len(targets)} adversaires : {author.name} n'a que "
                         f"{len(author.attacks)} attaque(s) par round (R002.15)")
@@ -141,7 +143,7 @@ def _convolve(chances: Sequence[Fraction]) -> list[Fraction]:
 def wait(sheet: Loaded[Sheet], character: Character) -> Outcome:
     character.require_able()
     lines = (Line(f"{character.name} n'agit pas ce round : son initiative augmentera de 5 à la "
-                  "fin du round (jdr combat suivant)", "R002.13"),)
+                  "fin du round", "R002.13"),)
     changes = () if sheet.model.etat.attend else (
         SheetChange(sheet.doc, ("etat", "attend"), True),)
     return Outcome(Notes(f"{character.name} attend", lines, "R002.13"), changes)
@@ -161,9 +163,9 @@ def ambush_check(ambusher: Character, opts: Options) -> Check:
         return attack_check(ambusher, weapon, None, 0, bonus, ambusher.rules)
     key = normalize(wanted)
     if ABILITY_ALIASES.get(key, key) in ABILITIES:
-        return ability_check(ambusher, ability_named(wanted, "--opt jet"), None, bonus)
-    raise RuleError(f"--opt jet={wanted} : « attaque », une arme de la fiche ou une "
-                    "caractéristique (dexterite, ...)")
+        return ability_check(ambusher, ability_named(wanted, opts.ref("jet")), None, bonus)
+    raise RuleError(say(opts.ref("jet", wanted), " : « attaque », une arme de la fiche ou une "
+                        "caractéristique (dexterite, ...)"))
 
 
 def surprise_contests(ambusher: Character, targets: Sequence[Character], opts: Options
@@ -229,7 +231,8 @@ def turn(character: Character, opts: Options) -> Outcome:
     """R002.14 + A002.14/A002.15/A002.20: a declared turn, legal or refused (one French line)."""
     declared = opts.text("actions")
     if declared is None:
-        raise RuleError("tour : précisez --opt actions=... (" + ", ".join(ACTION_LABELS) + ")")
+        raise RuleError(say("tour : précisez ", opts.ref("actions", "..."),
+                            " (" + ", ".join(ACTION_LABELS) + ")"))
     actions = parse_turn(declared)
     verdict = validate_turn(actions, len(character.attacks), opts.flag("terrain_difficile"))
     if not verdict.valid:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from jdr.core.check import Check, Odds
 from jdr.core.contest import Contest
+from jdr.core.messages import Ref, arg, say
 from jdr.core.options import NO_OPTIONS, Options
 from jdr.core.results import Health, Line, Notes, Result, SheetView
 from jdr.core.sheet import SheetDocument, validate
@@ -38,6 +39,11 @@ from jdr.systems.dd35.sheet import TEMPLATE, Sheet
 from jdr.systems.dd35.turn import check_declared_turn
 from jdr.systems.dd35.view import sheet_view, system_help
 
+# R002.19: how a level is gained (the XP purchase of the core, with the hit points)
+LEVEL_UP = Ref("jdr xp FICHE --pv --opt classe=NOM [--opt jet=N]",
+               "l'action « Expérience », « Points de vie » coché, avec la classe (et le dé de vie "
+               "lancé, s'il l'est)")
+
 
 def _flat_footed(defence: str | None, options: Options, surprised: bool = False) -> bool:
     """`--defense depourvu` or `--opt depourvu=oui`: the defender is flat-footed (R002.06); a
@@ -48,7 +54,8 @@ def _flat_footed(defence: str | None, options: Options, surprised: bool = False)
         return surprised
     if normalize(defence) in FLAT_FOOTED_NAMES:
         return True
-    raise RuleError("--defense : " + unknown_name_message("défense", defence, ["ca", "depourvu"]))
+    raise RuleError(say(arg("defense"), " : "
+                        + unknown_name_message("défense", defence, ["ca", "depourvu"])))
 
 
 class Dd35System(GameSystem[Sheet]):
@@ -131,14 +138,14 @@ class Dd35System(GameSystem[Sheet]):
     def attack(self, request: AttackRequest[Sheet], source: DiceSource) -> Outcome:
         opts = request.options
         if request.aimed is not None:
-            raise RuleError("dd35 : pas de localisation des coups (--visee)")
+            raise RuleError(say("dd35 : pas de localisation des coups (", arg("visee"), ")"))
         attacker = self.character(request.attacker, opts)
         defender = self.character(request.defender, opts)
         if opts.text("manoeuvre") is not None:
             return Outcome(rules.manoeuvre(attacker, [defender], opts, source))
         if request.critical is not None:
-            raise RuleError("dd35 : le critique vient du dé (20 naturel ou zone de critique), "
-                            "pas de --critique")
+            raise RuleError(say("dd35 : le critique vient du dé (20 naturel ou zone de critique), "
+                                "pas de ", arg("critique")))
         declared = opts.text("tour")
         if declared is not None:
             check_declared_turn(declared, request.full, len(attacker.attacks))
@@ -167,11 +174,12 @@ class Dd35System(GameSystem[Sheet]):
     def xp(self, request: XpRequest[Sheet]) -> Outcome:
         """R002.19: gain a level (`--pv --opt classe=NOM [--opt jet=N]`); no XP table."""
         if not request.hit_points or request.skill is not None or request.carac is not None:
-            raise RuleError("dd35 : pas de table d'XP dans le document ; gagner un niveau : "
-                            "jdr xp FICHE --pv --opt classe=NOM [--opt jet=N]")
+            raise RuleError(say("dd35 : pas de table d'XP dans le document ; gagner un niveau : ",
+                                LEVEL_UP))
         name = request.options.text("classe")
         if name is None:
-            raise RuleError("niveau : précisez la classe avec --opt classe=NOM")
+            raise RuleError(say("niveau : précisez la classe avec ",
+                                request.options.ref("classe", "NOM")))
         c = self.character(request.sheet, request.options)
         up = level_up(c, name, request.options.int("jet"))
         doc = request.sheet.doc

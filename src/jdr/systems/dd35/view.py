@@ -89,10 +89,10 @@ def sheet_view(c: Character) -> SheetView:
 SKILLS: dict[str, str] = {
     "attaque": "jet d'attaque avec la première arme (ou le nom d'une arme de la fiche)",
     **{k: f"Perception active : {v.label}" for k, v in PERCEPTION_CONTEXTS.items()},
-    "perception": "Perception active, contexte donné par --opt contexte=...",
+    "perception": "Perception active, selon l'option « Contexte de la perception »",
     "perception_passive": "Perception passive (sans jet)",
     **{k: f"jet de Sauvegarde ({v})" for k, v in SAVES.items()},
-    "sauvegarde": "jet de Sauvegarde, type donné par --opt type=...",
+    "sauvegarde": "jet de Sauvegarde, selon l'option « Sauvegarde »",
     "initiative": "jet d'initiative",
 }
 

@@ -16,13 +16,14 @@ from fractions import Fraction
 
 from jdr.core.check import Check, CheckResult, Odds
 from jdr.core.french import de, is_state, state_label
+from jdr.core.messages import rule, say
 from jdr.core.results import Line, Notes, Report
 from jdr.core.system import Chooser, Loaded, Outcome, SheetChange, default_choice
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.systems.felins import tables
 from jdr.systems.felins.checks import Roll, keep_choice, roll_changes, skill_check
-from jdr.systems.felins.config import DEFAULT, FelinsConfig
+from jdr.systems.felins.config import DEFAULT, FelinsConfig, option
 from jdr.systems.felins.health import (
     WoundOutcome,
     den_recovery,
@@ -51,8 +52,8 @@ def refuse_care(patient: Cat, next_day: bool) -> None:
         raise RuleError(f"le soin {de(patient.name)} a déjà réussi : le jet ne se retente pas "
                         "pour faire mieux ; de nouvelles blessures pourront l'être (R004.33)")
     if patient.care == "rate" and not next_day:
-        raise RuleError(f"le soin {de(patient.name)} a échoué : nouvel essai le lendemain "
-                        "(--opt lendemain=oui quand la journée est passée) (R004.33)")
+        raise RuleError(say(f"le soin {de(patient.name)} a échoué : nouvel essai le lendemain (",
+                            option("lendemain", "oui"), " quand la journée est passée) (R004.33)"))
 
 
 def heal_check(healer: Cat, threshold: int, config: FelinsConfig = DEFAULT) -> Check:
@@ -155,7 +156,7 @@ def den(patient: Loaded[Cat], days: int, config: FelinsConfig = DEFAULT) -> Outc
     outcome = WoundOutcome(cat, settled(after))
     lines = list(outcome.lines())
     if cat.state == "coma":
-        lines.append(Line("le coma ne cède qu'aux soins d'un guérisseur (jdr regle soigner)",
+        lines.append(Line("le coma ne cède qu'aux soins d'un guérisseur (règle « soigner »)",
                           "R004.32"))
     title = (f"{cat.name} : {days} jour(s) à la tanière du guérisseur, "
              f"{cat.wounds - after.wounds} niveau(x) de blessure récupéré(s)")
@@ -167,8 +168,8 @@ def den(patient: Loaded[Cat], days: int, config: FelinsConfig = DEFAULT) -> Outc
 
 def _unconscious(cat: Cat) -> None:
     if cat.state == "coma":
-        raise RuleError(f"{cat.name} est dans le coma : seuls les soins d'un guérisseur l'en "
-                        "sortent (jdr regle soigner) (R004.32)")
+        raise RuleError(say(f"{cat.name} est dans le coma : seuls les soins d'un guérisseur l'en "
+                            "sortent (", rule("soigner"), ") (R004.32)"))
     if cat.state != "inconscient":
         raise RuleError(f"rien à réveiller : {is_state(cat.name, cat.state, cat.genre)} "
                         "(R004.32)")

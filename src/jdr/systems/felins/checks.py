@@ -17,6 +17,7 @@ from typing import Literal
 
 from jdr.core.check import Check, CheckResult, Critical, Modifier, Natural, Verdict
 from jdr.core.frozen import frozen
+from jdr.core.messages import arg, say
 from jdr.core.system import Chooser, Loaded, Question, SheetChange, default_choice
 from jdr.dice.notation import Die
 from jdr.dice.source import DiceSource
@@ -137,8 +138,9 @@ def target_of(name: str, carac: str | None) -> Target:
     if key not in tables.CHARACTERISTICS:
         raise RuleError(unknown_name_message("caractéristique", carac, tables.CHARACTERISTICS))
     if name and normalize(name) not in ("", "-", key) and resolve_name(name).kind == "competence":
-        raise RuleError(f"« {name} » est une compétence : ses caractéristiques sont fixées "
-                        "(R004.10) ; pour un jet de caractéristique, donnez seulement --carac")
+        raise RuleError(say(f"« {name} » est une compétence : ses caractéristiques sont fixées "
+                            "(R004.10) ; pour un jet de caractéristique, donnez seulement ",
+                            arg("carac")))
     return Target("caracteristique", key)
 
 
@@ -155,9 +157,9 @@ def opposing(target: Target) -> Target:
 
 def _dice(cat: Cat, choice: int | None) -> ChanceDice:
     if choice is not None and not 1 <= choice <= cat.chance:
-        raise RuleError(
-            f"--choix {choice} : {cat.name} lance {cat.chance} dé(s) (Chance {cat.chance}) ; "
-            f"choisir un dé de 1 à {cat.chance}")
+        raise RuleError(say(
+            arg("choix", str(choice)), f" : {cat.name} lance {cat.chance} dé(s) (Chance "
+            f"{cat.chance}) ; choisir un dé de 1 à {cat.chance}"))
     return ChanceDice(cat.chance, choice)
 
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Literal
 
 from jdr.core.frozen import frozen
+from jdr.core.messages import Ref, opt_in
 from jdr.core.options import ActionSpec, Options, OptionSpec
 from jdr.core.threshold import Ladder
 from jdr.names import normalize
@@ -138,3 +139,10 @@ ACTIONS: dict[str, ActionSpec] = {
         (MARGIN, DUEL_CHOICE),
         dice="provocant : " + CHANCE_DICE + " ; puis le provoqué de même"),
 }
+
+
+def option(name: str, value: str = "") -> Ref:
+    """One of felins' options named in a message (`--opt nom=valeur` typed, its label read)."""
+    from jdr.systems.felins.rules import RULES
+
+    return opt_in((*ACTIONS.values(), *RULES.values()), name, value)

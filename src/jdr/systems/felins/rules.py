@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from jdr.core.check import Odds
 from jdr.core.frozen import frozen
+from jdr.core.messages import Ref, say, usage
 from jdr.core.options import ActionSpec, Options, OptionSpec
 from jdr.core.system import Loaded, Outcome, RuleRequest
 from jdr.core.threshold import Ladder, parse_threshold
@@ -47,10 +48,10 @@ NEXT_DAY = OptionSpec(
     label="Le lendemain")
 DAYS = OptionSpec("jours", "int", "jours passés à la tanière du guérisseur", rule="R004.32",
                   lo=1, hi=3650,
-                  label="Jours à la tanière")
+                  label="Jours à la tanière", required=True)
 MINUTES = OptionSpec("minutes", "int", "minutes écoulées pendant l'inconscience",
                      rule="R004.32", lo=1, hi=100_000,
-                     label="Minutes d'inconscience")
+                     label="Minutes d'inconscience", required=True)
 DURATION_DICE = "3d10 (durée de l'inconscience, 3d10 × 5 minutes)"
 
 RULES: dict[str, RuleSpec] = {
@@ -88,14 +89,16 @@ def _spec(name: str) -> RuleSpec:
 
 def _sheets(spec: RuleSpec, sheets: tuple[Loaded[Cat], ...]) -> tuple[Loaded[Cat], ...]:
     if not spec.least <= len(sheets) <= spec.most:
-        raise RuleError(f"regle {spec.name} : {spec.usage} ({len(sheets)} fiche(s) données)")
+        raise RuleError(say(Ref(f"regle {spec.name} : {spec.usage}",
+                                usage(f"{spec.name} {spec.usage}").web),
+                            f" ({len(sheets)} fiche(s) données)"))
     return sheets
 
 
 def _required(options: Options, option: OptionSpec) -> int:
     value = options.int(option.name)
     if value is None:
-        raise RuleError(f"--opt {option.name}=N manquant : {option.help}")
+        raise RuleError(options.missing(option.name, option.help))
     return value
 
 
@@ -107,7 +110,7 @@ class Rules:
     ladder: Ladder
 
     def _threshold(self, options: Options) -> int:
-        value = parse_threshold(options.text("seuil"), self.ladder, "--opt seuil")
+        value = parse_threshold(options.text("seuil"), self.ladder, options.ref("seuil"))
         return self.config.heal_threshold if value is None else value
 
     def play(self, name: str, request: RuleRequest[Cat], source: DiceSource | None) -> Outcome:

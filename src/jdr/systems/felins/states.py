@@ -30,7 +30,7 @@ def incapacity(cat: Cat) -> Line | None:
         return None
     if cat.state == tables.FLED:
         return Line("en fuite : " + accord(cat.genre, "il a", "elle a", "le chat a")
-                    + " abandonné le combat jusqu'à sa fin (jdr regle fin_combat)", "R004.28")
+                    + " abandonné le combat jusqu'à sa fin (règle « fin combat »)", "R004.28")
     if cat.state == "inconscient":
         left = (f"encore {cat.unconscious_minutes} minute(s)" if cat.unconscious_minutes
                 else "3d10 × 5 minutes")
@@ -73,7 +73,7 @@ def turn_start(request: TurnRequest[Cat], source: DiceSource, config: FelinsConf
         return wake(sheet, config.round_minutes, source)
     if cat.unconscious_minutes:
         return Outcome(Notes(is_state(cat.name, "inconscient", cat.genre), (Line(
-            f"réveil dans {cat.unconscious_minutes} minute(s) : jdr regle reveil quand le temps "
+            f"réveil dans {cat.unconscious_minutes} minute(s) : règle « reveil » quand le temps "
             "passe (un tour de combat n'a pas de durée dans les règles)", "R004.32"),), "R004.32"))
     duration = duration_check(cat.name).roll(source)
     change = SheetChange(sheet.doc, ("inconscience",), duration.total)

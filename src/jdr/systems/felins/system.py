@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from jdr.core.check import CheckResult, Odds
 from jdr.core.compile import Effect
+from jdr.core.messages import Ref, arg, say
 from jdr.core.options import ActionSpec
 from jdr.core.results import Health, Line, Result, SheetView
 from jdr.core.sheet import SheetDocument
@@ -40,14 +41,14 @@ from jdr.systems.felins.checks import (
     target_of,
     voluntary_failure,
 )
-from jdr.systems.felins.config import ACTIONS, DEFAULT, FelinsConfig, config_from
+from jdr.systems.felins.config import ACTIONS, DEFAULT, FelinsConfig, config_from, option
 from jdr.systems.felins.opposed import opposed_contest, opposed_roll
 from jdr.systems.felins.rules import RULES, Rules
 from jdr.systems.felins.sheet import TEMPLATE, Cat, creation_problems, load_cat
 from jdr.systems.felins.view import sheet_view, system_help
 
 #: What `jdr attaque` takes that has no meaning here (no weapons list, no location, no defence).
-_NO_ATTACK_FLAG = ("--defense", "--visee", "--critique", "--complete")
+_NO_ATTACK_FLAG = ("defense", "visee", "critique", "complete")
 
 
 class FelinsSystem(GameSystem[Cat]):
@@ -120,7 +121,8 @@ class FelinsSystem(GameSystem[Cat]):
 
     def _threshold(self, request: CheckRequest[Cat]) -> int | None:
         if request.die is not None:
-            raise RuleError("felins : --de ne sert pas ici (on lance autant de d10 que la Chance)")
+            raise RuleError(say("felins : ", arg("de"), " ne sert pas ici (on lance autant de d10 "
+                                "que la Chance)"))
         return parse_threshold(request.threshold, self.ladder)
 
     def check(self, request: CheckRequest[Cat], source: DiceSource) -> Outcome:
@@ -159,8 +161,10 @@ class FelinsSystem(GameSystem[Cat]):
         given = (request.defence, request.aimed, request.critical, request.full or None)
         for flag, value in zip(_NO_ATTACK_FLAG, given, strict=True):
             if value is not None:
-                raise RuleError(f"felins : {flag} ne sert pas (le seuil vient de l'Agilité du "
-                                "défenseur, --opt protection=… et surprise=…)")
+                raise RuleError(say("felins : ", arg(flag), " ne sert pas (le seuil vient de "
+                                    "l'Agilité du défenseur, ", Ref("--opt protection=… et surprise=…",
+                                    f"{option('protection').web} et {option('surprise').web}"),
+                                    ")"))
         if request.weapon is not None and normalize(request.weapon) not in ("combat_griffu",
                                                                             "griffes"):
             raise RuleError("felins : pas d'armes, les chats se battent en Combat griffu (R004.30)")

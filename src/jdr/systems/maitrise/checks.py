@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from jdr.core.check import Check, Modifier, Natural, NaturalRoll, SingleDie, Verdict
 from jdr.core.contest import Contest, ContestRule, Criterion
 from jdr.core.frozen import frozen
+from jdr.core.messages import Ref, arg, say
 from jdr.core.results import Line
 from jdr.core.system import CheckRequest
 from jdr.core.threshold import parse_threshold
@@ -180,8 +181,9 @@ def opposed_stat(actor: Character, stat: Stat, opponent: Character, name: str | 
     if stat.kind == "carac":
         return stat
     if opponent.find_skill(stat.key) is None:
-        raise RuleError(f"{opponent.name} n'a pas la compétence « {stat.key} » : précisez ce "
-                        "qu'il oppose avec --contre FICHE:COMPETENCE")
+        raise RuleError(say(f"{opponent.name} n'a pas la compétence « {stat.key} » : précisez ce "
+                            "qu'il oppose avec ", Ref("--contre FICHE:COMPETENCE",
+                                                       "« Sa compétence », sous l'adversaire")))
     return stat
 
 
@@ -305,16 +307,17 @@ def margin_threshold(text: str | None) -> int | None:
     try:
         return parse_threshold(text, None)
     except RuleError as exc:
-        raise RuleError(f"{exc.message} ; en maitrise le seuil est une marge minimale "
-                        "(nombre entier), ce système n'a pas d'échelle de difficulté nommée"
-                        ) from None
+        raise RuleError(say(Ref(exc.message, exc.pages), " ; en maitrise le seuil est une marge "
+                            "minimale (nombre entier), ce système n'a pas d'échelle de difficulté "
+                            "nommée")) from None
 
 
 def check_request_dice(request: CheckRequest[Character]) -> None:
     if request.die is not None and normalize(request.die) not in ("d20", "1d20"):
-        raise RuleError(f"--de {request.die} : le système maitrise se joue au d20")
+        raise RuleError(say(arg("de", request.die), " : le système maitrise se joue au d20"))
     if request.choice is not None:
-        raise RuleError("--choix : un seul d20 est lancé, il n'y a pas de dé à choisir")
+        raise RuleError(say(arg("choix"), " : un seul d20 est lancé, il n'y a pas de dé à "
+                            "choisir"))
 
 
 def request_checks(request: CheckRequest[Character], config: MaitriseConfig

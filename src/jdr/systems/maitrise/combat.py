@@ -290,7 +290,7 @@ def _state_notes(defender: Character, state: StateChange) -> list[Line]:
         return []
     if state.after == DOWN:
         return [Line(f"{defender.name} tombe à 0 pv : hors de combat ; sa mort est la "
-                     "décision du MJ (--opt mort=oui)", "D-001.30")]
+                     "décision du MJ (option « Mort à 0 PV »)", "D-001.30")]
     if state.after == DEAD:
         return [Line(f"{defender.name} meurt : le MJ l'a décidé (c'est noté sur la fiche)",
                      "D-001.30")]
@@ -331,8 +331,8 @@ def _attack_critical_notes(plan: AttackPlan, attack: CheckResult, hit: bool,
     if not critical:
         return [], None
     if plan.critical is None:
-        return [Line("réussite critique : option possible --critique "
-                     "rapidite|degats|precision|mj", "R001.18")], None
+        return [Line("réussite critique : option possible, à choisir parmi rapidite, degats, "
+                     "precision ou mj", "R001.18")], None
     notes: list[Line] = []
     location: Location | None = None
     if plan.critical == "rapidite" and hit:
@@ -360,8 +360,8 @@ def _defence_critical_notes(plan: AttackPlan, attack: CheckResult,
     if not critical:
         return []
     if plan.defence_critical is None:
-        return [Line("défense critique : option possible --opt critique_defense="
-                     "rapidite|appuis|resister|mj", "R001.19")]
+        return [Line("défense critique : option possible, à choisir parmi rapidite, appuis, "
+                     "resister ou mj", "R001.19")]
     if plan.defence_critical == "rapidite" and defended and attack.success:
         return [Line(f"{plan.defender.name} peut contre-attaquer (critique Rapidité)",
                      "R001.19")]
@@ -384,12 +384,12 @@ def _context_notes(plan: AttackPlan, request: AttackRequest[Character], attack: 
         notes.append(Line("l'esquive réussie annule même une attaque critique", "A001.11"))
     if request.aimed and not (hit and plan.critical == "precision"
                               and attack.critical == "success"):
-        notes.append(Line("--visee ne compte qu'avec une réussite critique « precision » qui "
-                          "touche", "R001.18"))
+        notes.append(Line("la zone visée ne compte qu'avec une réussite critique « precision » "
+                          "qui touche", "R001.18"))
     if request.full:
-        notes.append(Line("--complete n'a pas de sens en maitrise : ignoré", "R001.15"))
+        notes.append(Line("l'attaque complète n'a pas de sens en maitrise : ignorée", "R001.15"))
     if plan.kill and not hit:
-        notes.append(Line("--opt mort=oui ignorée : le coup ne porte pas", "D-001.30"))
+        notes.append(Line("option « Mort à 0 PV » ignorée : le coup ne porte pas", "D-001.30"))
     return notes
 
 

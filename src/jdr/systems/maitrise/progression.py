@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from jdr.core.frozen import frozen
+from jdr.core.messages import Ref, arg, say
 from jdr.core.options import Options
 from jdr.core.results import Line, Purchase
 from jdr.core.system import Loaded, Outcome, SheetChange, XpRequest
@@ -73,8 +74,9 @@ def _new_face(char: Character, key: str, options: Options, level: str) -> int:
     """R001.13 / E001.04: the face the player picks (2..19), never 1, never twice."""
     face = options.int("face")
     if face is None:
-        raise RuleError(f"refusé : au niveau {level} chaque progression donne une face critique "
-                        "de plus ; choisissez-la avec --opt face=N (de 2 à 19, jamais 1)")
+        raise RuleError(say(f"refusé : au niveau {level} chaque progression donne une face "
+                            "critique de plus ; choisissez-la avec ", options.ref("face", "N"),
+                            " (de 2 à 19, jamais 1)"))
     if face == 1:
         raise RuleError("refusé : la face 1 ne peut jamais être choisie, elle reste un échec "
                         "critique (R001.13)")
@@ -122,7 +124,8 @@ def raise_characteristic(sheet: Loaded[Character], key: str, options: Options) -
 
 def _unused_face(options: Options) -> tuple[Line, ...]:
     if options.was_given("face"):
-        return (Line("--opt face ignorée : une face critique ne s'achète qu'à 20+ / 100+",
+        return (Line("face ignorée (option « Face critique choisie ») : une face critique ne "
+                     "s'achète qu'à 20+ / 100+",
                      "R001.13"),)
     return ()
 
@@ -143,17 +146,18 @@ def _teacher_gold(char: Character, level: int, crossing: TierCrossing, options: 
     before, new, target = rank_of(level), crossing.rank, level + 1
     if crossing.teacher is None:
         if not options.flag("mj"):
-            raise RuleError(
+            raise RuleError(say(
                 f"refusé : passer de {before.name} ({level}) à {new.name} ({target}) est un "
-                "parcours solitaire sans professeur, au coût indéterminé : le MJ décide "
-                "(--opt mj=oui, et cout_or=N s'il demande de l'or)")
+                "parcours solitaire sans professeur, au coût indéterminé : le MJ décide (",
+                options.ref("mj", "oui"), ", et ", Ref("cout_or=N", options.ref("cout_or").web),
+                " s'il demande de l'or)"))
         gold = options.int("cout_or", 0) or 0
     else:
         if not (options.flag("maitre") or options.flag("professeur")):
-            raise RuleError(
+            raise RuleError(say(
                 f"refusé : passer de {before.name} ({level}) à {new.name} ({target}) demande "
                 f"un professeur de rang {crossing.teacher.name} et {crossing.gold} pièce(s) "
-                "d'or (--opt maitre=oui une fois le professeur trouvé)")
+                "d'or (", options.ref("maitre", "oui"), " une fois le professeur trouvé)"))
         gold = crossing.gold or 0
     if char.gold < gold:
         raise RuleError(f"refusé : le professeur demande {gold} pièce(s) d'or, "
@@ -217,4 +221,4 @@ def spend(request: XpRequest[Character], config: MaitriseConfig) -> Outcome:
     if request.skill:
         return raise_skill(request.sheet, char.skill_or_error(request.skill), request.options,
                            config)
-    raise RuleError("indiquez --competence C ou --carac C")
+    raise RuleError(say("indiquez ", arg("competence", "C", "xp"), " ou ", arg("carac", "C", "xp")))

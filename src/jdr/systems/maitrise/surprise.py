@@ -21,6 +21,7 @@ from jdr.core.check import Check, CheckResult, Odds
 from jdr.core.contest import ContestResult
 from jdr.core.french import accord
 from jdr.core.frozen import frozen
+from jdr.core.messages import say
 from jdr.core.options import ActionSpec, OptionSpec
 from jdr.core.results import Line, Report
 from jdr.core.system import Loaded, Outcome, RuleRequest
@@ -66,8 +67,9 @@ class SurprisePlan:
 def _option(request: RuleRequest[Character], key: str, what: str) -> str:
     value = request.options.text(key)
     if value is None:
-        raise RuleError(f"surprise : les règles ne disent pas quelle compétence {what} (A001.24) ; "
-                        f"le MJ la choisit : --opt {key}=COMPETENCE (ou une caractéristique)")
+        raise RuleError(say(f"surprise : les règles ne disent pas quelle compétence {what} "
+                            "(A001.24) ; le MJ la choisit : ", request.options.ref(key, "COMPETENCE"),
+                            " (ou une caractéristique)"))
     return value
 
 
