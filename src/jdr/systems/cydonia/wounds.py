@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from jdr.core.compile import expression_law
 from jdr.core.frozen import frozen
 from jdr.core.messages import given, say
-from jdr.dice.notation import RollResult, names_in, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
@@ -113,6 +112,7 @@ def protection_for(character: Character, zone: Zone) -> int:
 
 def adds_physique(formula: str) -> bool:
     """D-000.46: a formula naming PHY already counts Physique; otherwise it is added."""
+    from jdr.dice.notation import names_in  # free notation: not imported by a check
 
     return not any(ABBREVIATIONS.get(n, n) == "physique" for n in names_in(formula))
 
@@ -121,6 +121,7 @@ def weapon_damage(character: Character, formula: str, source: DiceSource) -> tup
     """R000.31, D-000.46: the formula rolled, Physique added when it does not name it.
 
     Returns (total, the formula's roll, whether Physique was added)."""
+    from jdr.dice.notation import roll
 
     result = roll(formula, source, _variables(character))
     added = adds_physique(formula)
