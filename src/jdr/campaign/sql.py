@@ -369,16 +369,35 @@ class Session:
         self._changed: dict[int, Record] = {}
         self.writes = 0  # counts what may have changed rows: a result read before stays valid
         # while it is the same (`jdr.campaign.choices.brief`)
+        self.written: dict[str, int] = {}  # the same, per table written through rows
+        self.raw_writes = 0  # statements of one's own (`execute`): any table may have changed
 
-    def flush(self) -> None:
-        if self._changed:
+    def version(self, tables: tuple[str, ...] | None = None) -> Any:
+        """What changes when a result read from `tables` (None: from any table) may change:
+        equal before and after, the result still holds. The rows changed meanwhile are written
+        first when they belong to one of `tables` (to any table when None)."""
+        if tables is None:
+            self.flush()
+            return self.writes
+        if any(row.TABLE in tables for row in self._changed.values()):
+            self.flush()
+        return (self.raw_writes, *(self.written.get(t, 0) for t in tables))
+
+    def flush(self, table: str | None = None) -> None:
+        """Write the changed rows back (only those of `table` when given)."""
+        if table is not None:
+            changed = [k for k, row in self._changed.items() if table == row.TABLE]
+            rows = [self._changed.pop(k) for k in changed]
+        else:
+            rows, self._changed = list(self._changed.values()), {}
+        if rows:
             self.writes += 1
-        while self._changed:
-            _, row = self._changed.popitem()
+        for row in rows:
             columns = sorted(row._dirty)
             row._dirty.clear()
             if not columns:
                 continue
+            self.written[row.TABLE] = self.written.get(row.TABLE, 0) + 1
             sets = ", ".join(f"{_quoted(c)} = :{c}" for c in columns)
             self.conn.execute(f"UPDATE {row.TABLE} SET {sets} WHERE id = :id",
                               {**{c: getattr(row, c) for c in columns}, "id": row.id})
@@ -386,6 +405,7 @@ class Session:
     def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
         self.flush()
         self.writes += 1
+        self.raw_writes += 1
         return self.conn.execute(sql, params)
 
     def all(self, sql: str, params: Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
@@ -443,9 +463,14 @@ class Session:
 
     def add(self, row: Record, also: str = "", params: Mapping[str, Any] | None = None) -> None:
         """Insert `row` now; its `id` is set. `also`: more to compute in the same statement
-        (`, pg_notify(:channel, :payload)`), with its `params`."""
-        self.flush()
+        (`, pg_notify(:channel, :payload)`), with its `params`. The changed rows of the same
+        table are written first (a key freed by one of them may be the new row's); those of
+        other tables wait for the next query or the commit (an action changes its campaign's
+        row, a sheet, then inserts its entry: one write of each per batch of actions, not one
+        per action — `jdr.web.batch`)."""
+        self.flush(row.TABLE)
         self.writes += 1
+        self.written[row.TABLE] = self.written.get(row.TABLE, 0) + 1
         columns = [c for c in row.COLUMNS if c != "id"]
         names = ", ".join(_quoted(c) for c in columns)
         values = ", ".join(f":{c}" for c in columns)
@@ -459,6 +484,7 @@ class Session:
     def delete(self, row: Record) -> None:
         self.flush()
         self.writes += 1
+        self.written[row.TABLE] = self.written.get(row.TABLE, 0) + 1
         self.conn.execute(f"DELETE FROM {row.TABLE} WHERE id = :id", {"id": row.id})
         self._rows.pop((type(row), row.id), None)
         self._changed.pop(id(row), None)

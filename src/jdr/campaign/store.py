@@ -197,6 +197,7 @@ _PROBES = {
     "seance": ("jdr_seances", 'campaign_id = :id AND "open" = :yes'),
     "rencontre": ("jdr_encounters", "campaign_id = :id AND active = :yes"),
 }
+_PROBED = tuple(table for table, _ in _PROBES.values())  # what they hold while none is written
 
 
 class Tx:
@@ -227,7 +228,7 @@ class Tx:
         width = len(CampaignRow.COLUMNS)
         self.row = session.row_of(CampaignRow, raw[:width])
         self.keep("absent", frozenset(name for name, there in zip(_PROBES, raw[width:], strict=True)
-                                      if not there))
+                                      if not there), _PROBED)
 
     def absent(self, name: str) -> bool:
         """Whether the lock found no `name` (« attentes », « seance », « rencontre ») and
@@ -235,15 +236,19 @@ class Tx:
         none = self.recall("absent")
         return none is not None and name in none
 
-    def keep(self, key: str, value: Any) -> None:
-        """Remember what a query answered, for `recall` in this transaction."""
-        self.memo[key] = (self.session.writes, value)
+    def keep(self, key: str, value: Any, tables: tuple[str, ...] | None = None) -> None:
+        """Remember what a query of `tables` (None: of any table) answered, for `recall` in
+        this transaction."""
+        self.memo[key] = (tables, self.session.version(tables), value)
 
     def recall(self, key: str) -> Any:
-        """What `keep(key, …)` remembered, while nothing was written since; None otherwise."""
-        self.session.flush()
+        """What `keep(key, …)` remembered, while nothing was written since to the tables it
+        was read from; None otherwise."""
         known = self.memo.get(key)
-        return known[1] if known is not None and known[0] == self.session.writes else None
+        if known is None:
+            return None
+        tables, version, value = known
+        return value if self.session.version(tables) == version else None
 
     # -- characters ---------------------------------------------------------------
 

@@ -2,19 +2,23 @@
 
 An action runs in one campaign transaction: `execute` with a `CampaignWorkspace`, then `commit`
 (sheets and journal entry together), then `NOTIFY` (PostgreSQL) before the commit of the
-transaction; the local hub is woken once it is committed. Odds, sheet views and `regle` with
+transaction; the local hub is woken once it is committed. The actions of the API that reach a
+table together share one transaction (`jdr.web.batch`): played one after the other, committed
+once, each answered after that commit. Odds, sheet views and `regle` with
 `chances` change nothing and are not journaled: the answer is the result alone (`seq` null).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 from starlette.concurrency import run_in_threadpool
 
 from jdr.web.auth import Caller
+from jdr.web.batch import Job
 from jdr.web.characters import find, readable
 from jdr.web.deps import CallerDep, ServerDep
 from jdr.web.errors import ApiError, FrenchJSON
@@ -97,6 +101,18 @@ def run_action(server: Server, caller: Caller, body: Action,
                after: Callable[[Any, int], None] | None = None) -> dict[str, Any]:
     """One action in one transaction; `after(tx, seq)` runs in it once the entry is written
     (the notice's, when the action waits for a choice: the answer has `attente`)."""
+    from jdr.core.actions import journaled
+
+    campaign = caller.campaign
+    context = campaign.transaction() if journaled(body.type) else campaign.reading()
+    with context as tx:
+        check_rights(caller, tx, body)
+        return play(tx, caller, body, after)
+
+
+def play(tx: Any, caller: Caller, body: Action,
+         after: Callable[[Any, int], None] | None = None) -> dict[str, Any]:
+    """The action in the transaction `tx`, its rights checked (`check_rights`)."""
     from jdr.campaign.workspace import CampaignWorkspace
     from jdr.core.actions import commit, execute, journaled
     from jdr.core.choices import Waiting
@@ -104,36 +120,47 @@ def run_action(server: Server, caller: Caller, body: Action,
 
     campaign = caller.campaign
     source = dice_source(body)
-    context = campaign.transaction() if journaled(body.type) else campaign.reading()
-    with context as tx:
-        check_rights(caller, tx, body)
-        if journaled(body.type):
-            from jdr.campaign.choices import settle_expired
-            from jdr.campaign.seance import reason_of, use_seance
+    if journaled(body.type):
+        from jdr.campaign.choices import settle_expired
+        from jdr.campaign.seance import reason_of, use_seance
 
-            settle_expired(tx)  # a roll whose wait is over takes its defaults first
-            source = use_seance(tx, source, reason_of(body.graine, body.des))
-        ws = CampaignWorkspace(tx, force=body.derogation)
-        source = Recording(source)
-        try:
-            done = execute(ws, body.type, body.params, source, chooser=_chooser(body),
-                           actor=caller.name if body.type == "roll" else None,
-                           visibility=body.visibilite, author=caller.name, system=campaign.system)
-        except Waiting as waiting:
-            return _waits(tx, caller, body, ws, source, waiting, after)
-        if not done.journal:
-            return _unjournaled(done)
-        if body.visibilite == "moi" and (done.rec.changes or ws.turn is not None):
-            raise ApiError(422, "visibilite « moi » (pour moi seul) : cette action change une fiche "
-                                "ou compte dans le tour, le MJ doit la voir (prive ou aveugle)")
-        seq = commit(ws, done)
-        assert seq is not None
-        if after is not None:
-            after(tx, seq)  # marks another row (a request answered), never this entry
-        entry = tx.appended[seq]  # as written: not read back
-        shown = seen(caller, entry, entry.author)  # a blind roll's roller gets it masked
-        assert shown is not None
-        return shown
+        settle_expired(tx)  # a roll whose wait is over takes its defaults first
+        source = use_seance(tx, source, reason_of(body.graine, body.des))
+    ws = CampaignWorkspace(tx, force=body.derogation)
+    source = Recording(source)
+    try:
+        done = execute(ws, body.type, body.params, source, chooser=_chooser(body),
+                       actor=caller.name if body.type == "roll" else None,
+                       visibility=body.visibilite, author=caller.name, system=campaign.system)
+    except Waiting as waiting:
+        return _waits(tx, caller, body, ws, source, waiting, after)
+    if not done.journal:
+        return _unjournaled(done)
+    if body.visibilite == "moi" and (done.rec.changes or ws.turn is not None):
+        raise ApiError(422, "visibilite « moi » (pour moi seul) : cette action change une fiche "
+                            "ou compte dans le tour, le MJ doit la voir (prive ou aveugle)")
+    seq = commit(ws, done)
+    assert seq is not None
+    if after is not None:
+        after(tx, seq)  # marks another row (a request answered), never this entry
+    entry = tx.appended[seq]  # as written: not read back
+    shown = seen(caller, entry, entry.author)  # a blind roll's roller gets it masked
+    assert shown is not None
+    return shown
+
+
+def check_action(caller: Caller, tx: Any, body: Action) -> None:
+    """What refuses an action before it is played (it only reads): its rights, dice given by
+    hand that are not dice. In a batch, such a refusal leaves the other actions be."""
+    check_rights(caller, tx, body)
+    if body.des is not None:
+        dice_source(body)
+
+
+def action_job(server: Server, caller: Caller, body: Action) -> Job:
+    """The action as a job of its table's batches (`jdr.web.batch`)."""
+    return Job(partial(check_action, caller, body=body), partial(play, caller=caller, body=body),
+               partial(run_action, server, caller, body))
 
 
 @router.post("/actions", responses={202: {"description": "L'action attend le choix d'un joueur "
@@ -142,7 +169,12 @@ def run_action(server: Server, caller: Caller, body: Action,
              summary="Une action (roll, check, odds, attack, xp, …) comme en ligne de commande",
              response_model=dict[str, Any])
 async def act(body: Action, caller: CallerDep, server: ServerDep) -> Response:
-    answer = await run_in_threadpool(run_action, server, caller, body)
+    from jdr.core.actions import journaled
+
+    if journaled(body.type):  # written with the other actions waiting for this table
+        answer = await server.batches.run(caller.campaign, action_job(server, caller, body))
+    else:
+        answer = await run_in_threadpool(run_action, server, caller, body)
     if answer["seq"] is not None:
         server.hubs.wake(caller.campaign.id)
     # the answer is JSON already (the entry as the journal gives it): written out as it is, not

@@ -41,9 +41,11 @@ class Server:
         self.postgres = is_url(db) and db.startswith("postgresql")
         self._campaigns: dict[int, Campaign] = {}
         self._callers: dict[str, tuple[float, Caller]] = {}  # token hash -> (expiry, caller)
+        from jdr.web.batch import Batches
         from jdr.web.live import Hubs
 
         self.hubs: Hubs = Hubs(self)
+        self.batches = Batches()  # the actions waiting for each table, written together
 
     # -- database ------------------------------------------------------------------------
 
