@@ -10,13 +10,19 @@ command in a campaign at most 6 ×. Each dependency's own import is timed too (t
 the commands that need it).
 
     python benchmarks/bench_startup.py [--rounds 5] [--before SRC] [--importtime] [--only MOT] [--pg]
+                                       [--instructions]
 
 `--before SRC` also times the `jdr` whose sources are in SRC (e.g. a `git archive` of an earlier
 commit, extracted), for before/after figures in the same run. `--importtime` prints where the
 time of each command goes (`python -X importtime`, largest cumulative imports). `--only MOT`
-keeps the rows whose name contains MOT (and the baselines). `--pg` also times the campaign
-commands on a PostgreSQL campaign (a fresh schema of `JDR_BENCH_PG`, default the test base,
+keeps the rows whose name contains MOT (and the baselines and the floor). `--pg` also times the
+campaign commands on a PostgreSQL campaign (a fresh schema of `JDR_BENCH_PG`, default the test base,
 made by `bench_live.pg_schema`).
+
+`--instructions` counts, instead of timing, the instructions each command executes (one run
+under `valgrind --tool=cachegrind`, `PYTHONHASHSEED=0`): the same number on a busy machine as on
+an idle one, where CPU times move by a quarter from run to run. Some fifty times slower: use it
+with `--only`.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -81,6 +88,7 @@ from ruamel.yaml import YAML
 dict(YAML(typ="rt").load("nom: A\\npv: {max: 3}\\n"))
 """,
 }
+FLOOR_ROW = "plancher : typer, 1 modèle, YAML"  # kept by `--only`: the commands' measure
 DEPENDENCIES = ["rich", "ruamel.yaml", "pydantic", "numpy", "sqlite3", "sqlalchemy",
                 "sqlalchemy.orm", "alembic", "psycopg", "icepool"]
 
@@ -115,6 +123,17 @@ def measure(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, 
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def instructions(command: list[str], env: dict[str, str], cwd: Path) -> float:
+    """Instructions the command executes (valgrind's count, deterministic with a fixed hash seed)."""
+    valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    proc = subprocess.run([*valgrind, *command], env={**env, "PYTHONHASHSEED": "0"}, cwd=cwd,
+                          capture_output=True, text=True, check=False)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind n'a pas compté les instructions de {command!r} :\n{proc.stderr[-500:]}")
+    return int(found.group(1).replace(",", ""))
 
 
 def importtime(command: list[str], env: dict[str, str], cwd: Path, top: int = 12) -> None:
@@ -162,6 +181,8 @@ def main() -> None:
     parser.add_argument("--importtime", action="store_true")
     parser.add_argument("--only", default="")
     parser.add_argument("--pg", action="store_true", help="campaign commands on PostgreSQL too")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions (valgrind) instead of timing")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "JDR_CAMPAGNE")}
     with tempfile.TemporaryDirectory() as root, pg_schema(args.pg) as pg:
@@ -193,7 +214,7 @@ def main() -> None:
             table[f"import {dep}"] = ("dépendance", [sys.executable, "-c", f"import {dep}"])
         for name, code in FLOOR_PARTS.items():
             table[name] = ("dépendance", [sys.executable, "-c", code])
-        table["plancher : typer, 1 modèle, YAML"] = ("dépendance", [sys.executable, "-c", FLOOR])
+        table[FLOOR_ROW] = ("dépendance", [sys.executable, "-c", FLOOR])
         table |= files_commands(None, "") | campaign_commands(None, "")
         if args.before is not None:
             table |= files_commands(args.before, "avant : ") | campaign_commands(args.before, "avant : ")
@@ -203,10 +224,15 @@ def main() -> None:
             table |= on_pg
             envs = {name: {**env, "JDR_CAMPAGNE": pg} for name in on_pg}
         if args.only:
-            table = {k: v for k, v in table.items() if v[0] == "base" or args.only in k}
+            table = {k: v for k, v in table.items() if v[0] == "base" or args.only in k or k == FLOOR_ROW}
         folder = {name: camp if "campagne :" in name and name not in envs else files for name in table}
         for name, (_, command) in table.items():  # warm-up: bytecode written, disk cache filled
             measure(command, envs.get(name, env), folder[name])
+        if args.instructions:
+            counts = {name: instructions(command, envs.get(name, env), folder[name])
+                      for name, (_, command) in table.items()}
+            report_instructions(table, counts)
+            return
         cpu: dict[str, list[float]] = {name: [] for name in table}
         wall: dict[str, list[float]] = {name: [] for name in table}
         for _ in range(args.rounds):
@@ -233,6 +259,23 @@ def main() -> None:
         for family, ratio in worst.items():
             verdict = "atteint" if ratio <= GOALS[family] else "non atteint"
             print(f"pire commande ({family}) : {ratio:.2f} × (objectif ≤ {GOALS[family]} ×) : {verdict}")
+
+
+def report_instructions(table: dict[str, tuple[str, list[str]]], counts: dict[str, float]) -> None:
+    base = counts["import typer"]
+    print("instructions exécutées (valgrind, PYTHONHASHSEED=0) ; ratio = commande / `import typer`")
+    print(f"{'commande':<42} {'M instr.':>9} {'ratio':>6}")
+    worst: dict[str, float] = {}
+    for name, (family, _) in table.items():
+        ratio = counts[name] / base
+        mark = ""
+        if family in GOALS and not name.startswith("avant"):
+            worst[family] = max(worst.get(family, 0.0), ratio)
+            mark = "  ok" if ratio <= GOALS[family] else f"  > {GOALS[family]}"
+        print(f"{name:<42} {counts[name] / 1e6:>9.1f} {ratio:>6.2f}{mark}")
+    for family, ratio in worst.items():
+        verdict = "atteint" if ratio <= GOALS[family] else "non atteint"
+        print(f"pire commande ({family}) : {ratio:.2f} × (objectif ≤ {GOALS[family]} ×) : {verdict}")
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from jdr.core.frozen import frozen
 
 if TYPE_CHECKING:
     from jdr.core.messages import Message
@@ -36,7 +37,7 @@ class FacesError(JdrError):
     """Faces given by hand (`--des`) that do not fit the roll."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     """One problem of a sheet: where (the path of keys and list indexes, normalized: `("armes",
     "0", "competence")`, `()` for the whole sheet) and the French reason, without the path."""

@@ -78,3 +78,33 @@ def test_probe_sees_the_campaign_layer(folder: Path, tmp_path: Path) -> None:
     assert code == 0
     code, modules = _imported(tmp_path, ["lancer", "1d20", "--seed", "1"])
     assert code == 0 and "jdr.campaign.workspace" in modules
+
+
+# Commands that roll no free notation: the notation's parser (`jdr.dice.notation`, `scanner`,
+# `tree`) stays out, its die (`jdr.dice.modifiers.Die`) is enough.
+NO_NOTATION = ("test", "chances", "fiche verifier", "fiche voir")
+
+
+@pytest.mark.parametrize("name", NO_NOTATION)
+def test_check_without_the_notation_parser(folder: Path, name: str) -> None:
+    code, modules = _imported(folder, FILE_COMMANDS[name])
+    assert code == 0, name
+    assert "jdr.dice.modifiers" in modules  # the probe sees the dice (the test can fail)
+    assert [m for m in modules if m in ("jdr.dice.notation", "jdr.dice.scanner", "jdr.dice.tree")] == [], name
+
+
+def test_free_notation_still_parsed(folder: Path) -> None:
+    """The other side: a roll of free notation does load the parser."""
+    code, modules = _imported(folder, FILE_COMMANDS["lancer"])
+    assert code == 0 and "jdr.dice.notation" in modules
+
+
+def test_dice_package_names_on_first_use() -> None:
+    """`from jdr.dice import roll` still works, once the parser is wanted (`jdr.dice.__getattr__`)."""
+    run = subprocess.run([sys.executable, "-c", (
+        "import sys, jdr.dice\n"
+        "before = 'jdr.dice.notation' in sys.modules\n"
+        "from jdr.dice import FixedSource, roll\n"
+        "print(before, roll('2d6', FixedSource([3, 4])).total, 'jdr.dice.notation' in sys.modules)")],
+        capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["False", "7", "True"]

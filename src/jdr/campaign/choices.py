@@ -30,11 +30,11 @@ which no other entry uses; the completed entry's verification record names it (`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from jdr.campaign.rows import PendingRow
+from jdr.core.frozen import frozen
 from jdr.errors import JdrError, RuleError
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ NOTICE = "attente"
 NOTICE_SIGHT = {"public": "prive", "prive": "prive", "aveugle": "mj", "mj": "mj", "moi": "moi"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Request:
     """An action as it was asked (what `answer` plays again)."""
 

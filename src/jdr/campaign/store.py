@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from jdr.campaign.db import (
 )
 from jdr.campaign.rows import CampaignRow, CharacterRow, EncounterRow, JournalRow
 from jdr.campaign.sql import Database, Session, in_list
+from jdr.core.frozen import frozen
 from jdr.core.heap import older_objects_frozen
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import GameSystem, Loaded
@@ -43,7 +43,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass(frozen=True)
+@frozen
 class CharacterInfo:
     name: str
     kind: str
@@ -52,7 +52,7 @@ class CharacterInfo:
     version: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     """One journal entry, as read back."""
 

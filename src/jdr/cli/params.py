@@ -15,13 +15,13 @@ swallow `--des`), with a French line naming the option.
 from __future__ import annotations
 
 import types
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin
 
 from typer._coercion import RuntimeParam
 
 from jdr.cli.french import commands, param_name
+from jdr.core.frozen import frozen
 from jdr.errors import JdrError
 from jdr.render.safe import clean
 
@@ -56,7 +56,7 @@ def _one(value: Any, kind: str, param: Any) -> Any:
     return Path(text) if kind == "path" else text
 
 
-@dataclass(frozen=True)
+@frozen
 class PlainParam(RuntimeParam):
     """Text or path, single or repeated, or a flag: no conversion beyond `Path(...)`."""
 

@@ -15,8 +15,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
+from jdr.core.frozen import frozen
 from jdr.core.results import Line
-from jdr.dice.notation import Die
+from jdr.dice.modifiers import Die
 from jdr.dice.source import DiceSource
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ def _highest(count: int, sides: int) -> icepool.Die:
 Judge = Callable[[Natural, int, "int | None"], Verdict]
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckResult:
     """An immutable roll event: total, dice, modifiers and what the rules made of it.
 
@@ -166,7 +167,7 @@ class CheckResult:
     threshold_label: str = "seuil"  # how the threshold reads ("marge minimale" in a margin system)
 
 
-@dataclass(frozen=True)
+@frozen
 class Check:
     """One check, defined once: natural roll + modifiers + threshold + judge."""
 
@@ -209,7 +210,7 @@ class Check:
         return _check_odds(self)
 
 
-@dataclass(frozen=True)
+@frozen
 class Odds:
     """Exact odds: success, each critical, and the full distribution of totals.
 

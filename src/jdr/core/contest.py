@@ -9,12 +9,13 @@ the odds enumerate both checks' exact outcomes with integer weights and divide o
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
 from jdr.core.check import Check, CheckResult, Odds
+from jdr.core.frozen import frozen
 from jdr.core.results import Line
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
@@ -43,7 +44,7 @@ def _key(result: CheckResult, key: str) -> int:
     raise ValueError(f"critère de jet opposé inconnu : {key}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Criterion:
     """One comparison: the higher `key` wins. Keys: total, margin, bonus, success, critical
     (success > none > failure), rolled (a roll beats a passive value), stat:NAME (a value the
@@ -56,7 +57,7 @@ class Criterion:
     nobody_note: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class ContestRule:
     """How a system decides an opposed roll, as data."""
 
@@ -85,7 +86,7 @@ class ContestRule:
         return self.final, -1, self.final_note
 
 
-@dataclass(frozen=True)
+@frozen
 class ContestResult:
     """Both rolls of an opposed check (the last round, and earlier tied rounds) and who won."""
 
@@ -113,7 +114,7 @@ class ContestResult:
         return self.actor.total
 
 
-@dataclass(frozen=True)
+@frozen
 class Contest:
     """Two checks against each other, decided by a `ContestRule`."""
 

@@ -10,15 +10,15 @@ order, in the order the characters were given.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from jdr.core.check import CheckResult
+from jdr.core.frozen import frozen
 from jdr.core.results import Line
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 
 
-@dataclass(frozen=True)
+@frozen
 class Entrant:
     """One character entering the order: its score, the roll that gave it, its tie-breakers."""
 
@@ -28,7 +28,7 @@ class Entrant:
     tiebreaks: tuple[tuple[str, int], ...] = ()  # (French label, value), higher first
 
 
-@dataclass(frozen=True)
+@frozen
 class OrderRule:
     rolloff_sides: int = 10
     max_rolloffs: int = 20
@@ -36,7 +36,7 @@ class OrderRule:
     score_label: str = "initiative"
 
 
-@dataclass(frozen=True)
+@frozen
 class OrderEntry:
     name: str
     score: int
@@ -45,7 +45,7 @@ class OrderEntry:
     rolloffs: tuple[int, ...]  # faces rolled in roll-offs, in order
 
 
-@dataclass(frozen=True)
+@frozen
 class RollOff:
     """One roll-off round among entrants that were still equal."""
 
@@ -54,7 +54,7 @@ class RollOff:
     sides: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Order:
     """The turn order, best first, with every roll-off that decided it."""
 

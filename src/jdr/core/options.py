@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from jdr.core.frozen import frozen
 from jdr.core.messages import Message, Ref, Text, missing, opt, say
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
@@ -146,7 +147,7 @@ def parse_int(text: str, where: Message, lo: int | None = None, hi: int | None =
     return number
 
 
-@dataclass(frozen=True)
+@frozen
 class ActionSpec:
     """What one action of a system accepts, and how it consumes `--des` faces."""
 
@@ -165,7 +166,7 @@ class ActionSpec:
         return None
 
 
-@dataclass(frozen=True)
+@frozen
 class Options(Mapping[str, OptionValue]):
     """Parsed options: every declared key present, with its default when not given."""
 

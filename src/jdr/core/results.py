@@ -9,10 +9,10 @@ forum BBCode or JSON. Results are data only: no system renders itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Union
 
-from jdr.dice.notation import Die
+from jdr.core.frozen import frozen
+from jdr.dice.modifiers import Die
 
 if TYPE_CHECKING:
     from jdr.core.check import CheckResult, Odds
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 JsonScalar = str | int | bool | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Line:
     """One line of notes: French text, optional rule id (shown in detail mode and JSON only)."""
 
@@ -31,7 +31,7 @@ class Line:
     rule: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Health:
     """A character's health pool before and after: `pv` (hit points) or `blessures` (wounds)."""
 
@@ -41,7 +41,7 @@ class Health:
     max: int | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class StateChange:
     """The character's state before and after (`debout`, `assomme`, `mourant`, `mort`, ...)."""
 
@@ -50,7 +50,7 @@ class StateChange:
     genre: Literal["f", "m"] | None = None  # the character's, for agreement (« assommée »)
 
 
-@dataclass(frozen=True)
+@frozen
 class Damage:
     """Damage of one blow: the dice and formula, the total, what protection stopped, what hurt."""
 
@@ -62,7 +62,7 @@ class Damage:
     detail: tuple[Line, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Location:
     """Where a blow lands (location tables): the roll's total and the zone's name."""
 
@@ -75,7 +75,7 @@ class Location:
 Step = Union["CheckResult", "ContestResult", "RollResult"]
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackReport:
     """One whole attack: the rolls in order, whether it hit, where, the damage, the defender's
     health and state. `steps` are the rolls (attack, defence, critical confirmation, ...)."""
@@ -94,7 +94,7 @@ class AttackReport:
     weapon: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Row:
     """One line of a sheet view: a stable key (English), a French label, a value, its rule."""
 
@@ -105,13 +105,13 @@ class Row:
     rule: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Section:
     title: str
     rows: tuple[Row, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class SheetView:
     """`jdr fiche voir`: one shape for every system — sections of rows, derived values included."""
 
@@ -121,7 +121,7 @@ class SheetView:
     notes: tuple[Line, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Purchase:
     """An XP purchase: what was raised, from what to what, at what cost, the XP before and after."""
 
@@ -136,7 +136,7 @@ class Purchase:
     rule: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Notes:
     """A titled list of French lines (new session, a rule's verdict without dice, ...)."""
 
@@ -145,7 +145,7 @@ class Notes:
     rule: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Report:
     """A sequence of results under a title (a duel's rounds, a demo scene)."""
 
@@ -155,7 +155,7 @@ class Report:
     rule: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class CombatantView:
     """One line of the encounter table."""
 
@@ -168,7 +168,7 @@ class CombatantView:
     genre: Literal["f", "m"] | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class EncounterView:
     """`jdr combat`: the order, the round, whose turn it is, everyone's health and state."""
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -24,6 +23,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Val
 from pydantic_core import PydanticCustomError
 
 from jdr.core.edits import Edits
+from jdr.core.frozen import frozen
 from jdr.errors import SheetError
 from jdr.names import normalize
 
@@ -61,7 +61,7 @@ def _whole(value: Any) -> Any:
     return int(value)
 
 
-@dataclass(frozen=True)
+@frozen
 class Bounded(AfterValidator):
     """The validator `InRange` returns, keeping its bounds for the sheet form (`core.sheetform`)."""
 

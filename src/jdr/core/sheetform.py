@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_
 
 from pydantic import BaseModel
 
+from jdr.core.frozen import frozen
 from jdr.core.sheet import Bounded, Pool
 from jdr.errors import Problem, RuleError
 from jdr.names import normalize
@@ -47,7 +48,7 @@ COMMON_CHOICES: dict[str, tuple[Choice, ...]] = {"genre": (("f", "féminin"), ("
 COMMON_EMPTY = {"genre": "— neutre (sans accord) —"}  # what leaving the list empty means
 
 
-@dataclass(frozen=True)
+@frozen
 class FormData:
     """What a system declares about its sheet form (`systems/<id>/form.py`, `FORM`)."""
 
@@ -63,7 +64,7 @@ class FormData:
     aliases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # group → {DEX: …}
 
 
-@dataclass(frozen=True)
+@frozen
 class Schema:
     """One field of the form, before any value: its kind, French label, range or choices."""
 

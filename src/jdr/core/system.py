@@ -9,9 +9,10 @@ applies its rules: each action takes a request and returns one `Outcome` (result
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from jdr.core.frozen import frozen
 from jdr.core.options import NO_OPTIONS, ActionSpec, Options
 from jdr.core.sheet import SheetDocument
 from jdr.dice.source import DiceSource
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 
 
-@dataclass(frozen=True)
+@frozen
 class Loaded(Generic[S]):
     """A sheet loaded once: the document as the person wrote it, and the system's typed model."""
 
@@ -57,7 +58,7 @@ class Loaded(Generic[S]):
             return None
 
 
-@dataclass(frozen=True)
+@frozen
 class SheetChange:
     """One update the rules make to a sheet (hit points after a blow, XP spent, ...)."""
 
@@ -98,7 +99,7 @@ class SheetChange:
             self.doc.set(self.path, self.value)
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     """What one action produced: the result to render and the sheet changes to commit."""
 
@@ -106,7 +107,7 @@ class Outcome:
     changes: tuple[SheetChange, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Question:
     """A choice the rules let a player make after seeing the dice (keep the other die, use a
     prédilection, a critical's option ...). `default` is taken when nobody can be asked.
@@ -137,7 +138,7 @@ def default_choice(question: Question) -> str:
     return question.default
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckRequest(Generic[S]):
     """`jdr test` / `jdr chances`. `opponent_skill=None`: what the rules oppose by default."""
 
@@ -154,7 +155,7 @@ class CheckRequest(Generic[S]):
     chooser: Chooser = default_choice
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackRequest(Generic[S]):
     attacker: Loaded[S]
     defender: Loaded[S]
@@ -167,7 +168,7 @@ class AttackRequest(Generic[S]):
     chooser: Chooser = default_choice
 
 
-@dataclass(frozen=True)
+@frozen
 class XpRequest(Generic[S]):
     sheet: Loaded[S]
     skill: str | None = None
@@ -176,7 +177,7 @@ class XpRequest(Generic[S]):
     options: Options = NO_OPTIONS
 
 
-@dataclass(frozen=True)
+@frozen
 class GroupRequest(Generic[S]):
     """Actions on several characters: initiative, duel (two), new session."""
 
@@ -184,7 +185,7 @@ class GroupRequest(Generic[S]):
     options: Options = NO_OPTIONS
 
 
-@dataclass(frozen=True)
+@frozen
 class RuleRequest(Generic[S]):
     """A rule of the system's own (torture, négociation, soigner, ...): its characters, in the
     order the rule names them, and its options."""
@@ -194,7 +195,7 @@ class RuleRequest(Generic[S]):
     chooser: Chooser = default_choice
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnRequest(Generic[S]):
     """The start of one character's turn in an encounter (or of a new round: `sheet` is None)."""
 
@@ -203,7 +204,7 @@ class TurnRequest(Generic[S]):
     everyone: tuple[Loaded[S], ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Choice:
     """One value a form may offer for a parameter: what is sent, and what a person reads."""
 
@@ -215,7 +216,7 @@ class Choice:
         return self.label or self.value
 
 
-@dataclass(frozen=True)
+@frozen
 class HandHealth:
     """How the MJ's damage or healing by hand reads for this system: its unit and sign
     (« PV −5 / +3 », « blessures +1 »), said in the form and in the messages."""
@@ -225,7 +226,7 @@ class HandHealth:
     damage_sign: str   # "-": damage lowers the value (PV); "+": damage adds to it (wounds)
 
 
-@dataclass(frozen=True)
+@frozen
 class SystemHelp:
     """What `jdr aide SYSTEME` lists."""
 

@@ -8,15 +8,15 @@ system says in its `Ladder`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from jdr.core.frozen import frozen
 from jdr.core.messages import Message, arg, say
 from jdr.core.options import parse_int
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
 
 
-@dataclass(frozen=True)
+@frozen
 class Ladder:
     """Named difficulties of one system, and the range a numeric threshold may take."""
 

@@ -20,16 +20,17 @@ admitted, counted, and the override is written in the journal entry (`Admission.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from jdr.core.frozen import frozen
 from jdr.errors import RuleError
 
 if TYPE_CHECKING:
     from jdr.core.encounter import Combatant, EncounterState
 
 
-@dataclass(frozen=True)
+@frozen
 class Cost:
     """What one action spends of its character's turn."""
 
@@ -39,7 +40,7 @@ class Cost:
     declaration: bool = False  # a declaration that fills the turn: it counts once per turn
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnAct:
     """An action as the turn rules see it (before any die is rolled)."""
 
@@ -50,7 +51,7 @@ class TurnAct:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnLimits:
     """What one turn allows: for each kind, how many; kinds that cannot share a turn."""
 
@@ -84,7 +85,7 @@ def _rule(*ids: str) -> str:
     return f" ({shown})" if shown else ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Admission:
     """An action admitted in the turn; `override` is the MJ's override, to be journaled."""
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jdr.core.frozen import frozen
 from jdr.core.options import ActionSpec, Options, parse_options
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import GameSystem, Loaded, Outcome, SheetChange
@@ -192,7 +193,7 @@ def _plain(value: Any) -> Any:
     return to_plain(value)
 
 
-@dataclass(frozen=True)
+@frozen
 class Record:
     """What the journal keeps of one action."""
 

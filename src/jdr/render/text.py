@@ -23,7 +23,7 @@ if TYPE_CHECKING:
         Report,
         SheetView,
     )
-from jdr.dice.notation import Die, RollResult
+    from jdr.dice.notation import Die, RollResult
 from jdr.render.safe import clean
 
 Span = tuple[str, str]  # (text, rich style or "")

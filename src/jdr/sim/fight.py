@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jdr.core.frozen import frozen
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import GameSystem, Loaded
 from jdr.errors import JdrError, RuleError
@@ -49,7 +49,7 @@ def tactic(name: str | None) -> str:
     return key
 
 
-@dataclass(frozen=True)
+@frozen
 class Roster:
     """The fighters: every character once per copy, with a name of its own, and its side."""
 
@@ -124,7 +124,7 @@ def health_top(system: AnySystem, sheet: Loaded[Any]) -> float:
     return float(max(health.max, 1))
 
 
-@dataclass(frozen=True)
+@frozen
 class Look:
     """What the engines read of one character at one moment (a pure function of its sheet)."""
 
@@ -140,7 +140,7 @@ class Look:
                    health <= LOW * top)
 
 
-@dataclass(frozen=True)
+@frozen
 class FightResult:
     """One fight: the winning side (0, 1, or None for a draw), the round it ended in, and per
     fighter whether it fell (could no longer act at some point), died, and its health left."""

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 
+from jdr.core.frozen import frozen
 from jdr.sim.fight import FightResult, Roster
 from jdr.sim.vector import Batch
 
@@ -28,7 +29,7 @@ def wilson(successes: float, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-@dataclass(frozen=True)
+@frozen
 class Character:
     name: str
     side: int
@@ -37,7 +38,7 @@ class Character:
     health_left_mean: float
 
 
-@dataclass(frozen=True)
+@frozen
 class Simulation:
     """What `jdr simuler` reports (`to_json`: docs/json.md, « simulation »)."""
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jdr.core.frozen import frozen
 from jdr.core.system import Loaded
 from jdr.errors import JdrError
 from jdr.names import normalize
@@ -22,7 +22,7 @@ MAX_POINTS = 50
 SPEC = re.compile(r"^(?P<ref>[^=:]+?)(?::(?P<path>[^=]+))?=(?P<low>-?[0-9]{1,4})\.\.(?P<high>-?[0-9]{1,4})$")
 
 
-@dataclass(frozen=True)
+@frozen
 class Sweep:
     ref: str                        # the character (as named in the sides, count removed)
     path: tuple[str, ...] | None    # a sheet value, or None: the number of copies

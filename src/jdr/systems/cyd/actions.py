@@ -6,9 +6,9 @@ D-003.16). Opposed actions are in opposition.py, duels (R003.20) in duel.py.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from jdr.core.check import CheckResult, Modifier
+from jdr.core.frozen import frozen
 from jdr.core.results import Line
 from jdr.core.sheet import SheetDocument
 from jdr.core.system import SheetChange
@@ -41,7 +41,7 @@ def cooperation(helpers: tuple[int, ...], config: CydConfig) -> tuple[Modifier |
 # ------------------------------------------------------------------ long actions
 
 
-@dataclass(frozen=True)
+@frozen
 class LongAction:
     """R003.19 / A003.10: what a complex test means for an action of average duration
     `duration` (outcome: heroic | success | failure | dramatic)."""

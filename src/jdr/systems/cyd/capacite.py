@@ -4,10 +4,9 @@ MJ picks plus the skill, minus 3 for a skill at 0, plus the die the player chose
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from jdr.core.check import Modifier
 from jdr.core.french import de
+from jdr.core.frozen import frozen
 from jdr.core.messages import Message, arg, say
 from jdr.errors import RuleError
 from jdr.names import lookup, normalize, unknown_name_message
@@ -16,7 +15,7 @@ from jdr.systems.cyd.dice import CydCheck, CydDie, CydJudge, PredilectionRoll
 from jdr.systems.cyd.sheet import CydSheet
 
 
-@dataclass(frozen=True)
+@frozen
 class Capacity:
     """R003.06 / R003.09: Capacité = attribute + skill, minus 3 when the skill is 0."""
 

@@ -12,9 +12,10 @@ One `Plan` is built from a request; `run_check` rolls it, and odds.py turns the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from jdr.core.check import CheckResult, Modifier
+from jdr.core.frozen import frozen
 from jdr.core.messages import arg, say
 from jdr.core.results import Line
 from jdr.core.system import CheckRequest, Outcome, SheetChange
@@ -39,7 +40,7 @@ from jdr.systems.cyd.sheet import CydSheet
 Request = CheckRequest[CydSheet]
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     """Everything one test needs, built once from a request; rolled or turned into odds."""
 

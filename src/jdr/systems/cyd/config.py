@@ -8,9 +8,10 @@ command was given (`retente`, `table_cooperation`, `de_adverse`, `opposition`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
+from jdr.core.frozen import frozen
 from jdr.core.messages import Ref, opt_in, say
 from jdr.core.options import ActionSpec, Options, OptionSpec, parse_int
 from jdr.core.threshold import Ladder
@@ -21,7 +22,7 @@ RetryMode = Literal["avertir", "bloquer", "ignorer"]
 _RETRY: dict[str, RetryMode] = {"avertir": "avertir", "bloquer": "bloquer", "ignorer": "ignorer"}
 
 
-@dataclass(frozen=True)
+@frozen
 class CydConfig:
     """Configuration of the CYD System (RULES.md section 4)."""
 

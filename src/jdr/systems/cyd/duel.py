@@ -9,9 +9,10 @@ chooses its die (D-003.20: `--opt de=d10|d20`, or `de_a` / `de_b`); nobody choos
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from jdr.core.contest import ContestResult
+from jdr.core.frozen import frozen
 from jdr.core.messages import Ref, say
 from jdr.core.options import Options
 from jdr.core.results import Line, Report
@@ -24,7 +25,7 @@ from jdr.systems.cyd.opposition import opponent_capacity, roll_contest
 from jdr.systems.cyd.sheet import CydSheet
 
 
-@dataclass(frozen=True)
+@frozen
 class DuelSetup:
     """Who duels with what: skills, attributes per round, dice, scoring."""
 

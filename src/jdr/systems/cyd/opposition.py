@@ -11,12 +11,13 @@ which decides a roll and counts its exact odds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from jdr.core.check import CheckResult, Modifier, Odds
 from jdr.core.contest import Contest, ContestResult, ContestRule, Criterion
 from jdr.core.french import de
+from jdr.core.frozen import frozen
 from jdr.core.results import Line
 from jdr.core.system import CheckRequest
 from jdr.dice.source import DiceSource
@@ -54,7 +55,7 @@ _HEROIC = ContestRule(
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Against:
     """What a test is against when `--contre` is given: the opponent's Capacité, and either the
     opponent's own test (active) or a threshold equal to that Capacité (passive)."""

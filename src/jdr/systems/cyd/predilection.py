@@ -13,11 +13,10 @@ rolled). The box is ticked in the same action: re-running the command cannot rer
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from jdr.core.check import Check, CheckResult
 from jdr.core.contest import ContestResult
 from jdr.core.french import de
+from jdr.core.frozen import frozen
 from jdr.core.messages import arg, command, say
 from jdr.core.results import Line, Report
 from jdr.core.sheet import SheetDocument
@@ -35,7 +34,7 @@ Shown = CheckResult | ContestResult
 YES, NO = "oui", "non"
 
 
-@dataclass(frozen=True)
+@frozen
 class Predilection:
     """The prédilection of one test: decided in advance (`advance`), or open to a question
     after the first roll (`available`: the box is free), or neither."""
@@ -132,7 +131,7 @@ def _die(sides: int, face: int, kept: bool = True, note: str = "") -> Die:
     return Die(sides, face, kept, note)
 
 
-@dataclass(frozen=True)
+@frozen
 class Rolled:
     """A test rolled: its result, whether the prédilection was used, and what to say of it."""
 

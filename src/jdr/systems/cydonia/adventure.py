@@ -3,10 +3,9 @@ summons, movement, riding, taming."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from jdr.core.check import CheckResult
 from jdr.core.contest import ContestResult
+from jdr.core.frozen import frozen
 from jdr.errors import RuleError
 from jdr.names import normalize
 from jdr.systems.cydonia.config import CONFIG
@@ -30,7 +29,7 @@ def discount_for_difference(diff: int) -> int:
     return min(50, 5 * (diff // 2))
 
 
-@dataclass(frozen=True)
+@frozen
 class SearchFind:
     found: str      # "rien", "objets simples", "tous les objets + un objet magique"
     gold: int

@@ -8,7 +8,6 @@ and its exact odds, and `CONTEST` (strictly greater, a tie to the defender) ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jdr.core.check import (
@@ -24,9 +23,10 @@ from jdr.core.check import (
 )
 from jdr.core.contest import Contest, ContestResult, ContestRule, Criterion
 from jdr.core.french import Genre, is_state, state_label
+from jdr.core.frozen import frozen
 from jdr.core.messages import Ref, arg, say
 from jdr.core.system import Chooser, Question, default_choice
-from jdr.dice.notation import Die
+from jdr.dice.modifiers import Die
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
@@ -126,7 +126,7 @@ OPPOSITION: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Character:
     """A validated sheet seen through the rules: effective values with their item bonuses."""
 

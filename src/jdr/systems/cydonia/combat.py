@@ -10,11 +10,12 @@ Physique d10 on a head hit (knock-out) or on the Bijoux de famille (paralysis).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import Contest, ContestResult
 from jdr.core.french import Genre, accord, is_state, pronoun, state_label
+from jdr.core.frozen import frozen
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.messages import arg, given, say
 from jdr.core.results import AttackReport, Damage, Health, Line, Location, StateChange, Step
@@ -87,7 +88,7 @@ def initiative(characters: Sequence[Character], source: DiceSource,
 Update = tuple[tuple[str, ...], int | bool | str | None]
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackOptions:
     weapon: str | None = None
     defence: str = "esquive"
@@ -118,7 +119,7 @@ def options_from(request: AttackRequest[CydoniaSheet]) -> AttackOptions:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class Blow:
     """One resolved attack: the report, and what it changes on each sheet (path, value)."""
 
@@ -127,7 +128,7 @@ class Blow:
     defender: tuple[Update, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Stroke:
     """The attack as declared: weapon, skill, table, damage formula, options."""
 

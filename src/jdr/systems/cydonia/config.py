@@ -7,13 +7,14 @@ which `--des` faces are consumed; the core parses and refuses everything else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from jdr.core.frozen import frozen
 from jdr.core.messages import Ref, opt_in
 from jdr.core.options import ActionSpec, OptionSpec
 
 
-@dataclass(frozen=True)
+@frozen
 class CydoniaConfig:
     """The configurable readings of RULES.md section 1, defaults = the [Proposed] decisions."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jdr.core.french import is_state, loses_turn
+from jdr.core.frozen import frozen
 from jdr.core.results import Line, Notes, Report, Result
 from jdr.dice.source import DiceSource
 from jdr.systems.cydonia.checks import Character, wake_check
@@ -39,7 +40,7 @@ class Fighter:
         return self.character.state in ("mourant", "mort")
 
 
-@dataclass(frozen=True)
+@frozen
 class DuelResult:
     report: Report
     fighters: tuple[Fighter, Fighter]

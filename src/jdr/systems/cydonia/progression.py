@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from jdr.core.frozen import frozen
 from jdr.core.messages import Ref, arg, say
 from jdr.core.results import Purchase
 from jdr.core.system import Outcome, SheetChange, XpRequest
@@ -47,7 +47,7 @@ def spend(name: str, kind: str, label: str, current: int, available: int) -> Pur
                     rule="R000.45")
 
 
-@dataclass(frozen=True)
+@frozen
 class Awards:
     xp: int
     pa: int

@@ -4,10 +4,10 @@ as changes to commit, hit points lost or healed outside an attack, and small opt
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from jdr.core.french import accord, is_state
+from jdr.core.frozen import frozen
 from jdr.core.messages import say
 from jdr.core.messages import usage as played
 from jdr.core.options import Options
@@ -61,7 +61,7 @@ def hp_cap(c: Character) -> int:
     return int(c.sheet.pv.max) + int(c.sheet.etat.pv_transformation)
 
 
-@dataclass(frozen=True)
+@frozen
 class HitPoints:
     """Hit points changed outside an attack: the updates, the health and state, the notes."""
 

@@ -4,12 +4,12 @@ transformation)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from jdr.core.compile import expression_law
+from jdr.core.frozen import frozen
 from jdr.core.messages import given, say
-from jdr.dice.notation import RollResult, names_in, roll
 from jdr.dice.source import DiceSource
 from jdr.errors import RuleError
 from jdr.names import normalize
@@ -24,6 +24,9 @@ from jdr.systems.cydonia.tables import (
     WEAPON_LOCATIONS,
     Zone,
 )
+
+if TYPE_CHECKING:
+    from jdr.dice.notation import RollResult
 
 # ------------------------------------------------------------------ location
 
@@ -109,6 +112,8 @@ def protection_for(character: Character, zone: Zone) -> int:
 
 def adds_physique(formula: str) -> bool:
     """D-000.46: a formula naming PHY already counts Physique; otherwise it is added."""
+    from jdr.dice.notation import names_in  # free notation: not imported by a check
+
     return not any(ABBREVIATIONS.get(n, n) == "physique" for n in names_in(formula))
 
 
@@ -116,6 +121,8 @@ def weapon_damage(character: Character, formula: str, source: DiceSource) -> tup
     """R000.31, D-000.46: the formula rolled, Physique added when it does not name it.
 
     Returns (total, the formula's roll, whether Physique was added)."""
+    from jdr.dice.notation import roll
+
     result = roll(formula, source, _variables(character))
     added = adds_physique(formula)
     return result.total + (character.characteristic("physique") if added else 0), result, added
@@ -143,7 +150,7 @@ def _variables(character: Character) -> dict[str, int]:
 # ------------------------------------------------------------------ death, dying, knock-out
 
 
-@dataclass(frozen=True)
+@frozen
 class StateAfter:
     hit_points: int
     dying: bool

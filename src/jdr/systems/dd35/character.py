@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from jdr.core.check import Modifier
 from jdr.core.french import Genre, state_label
+from jdr.core.frozen import frozen
 from jdr.core.results import Line
 from jdr.errors import RuleError
 from jdr.names import normalize, unknown_name_message
@@ -116,7 +117,7 @@ def passive_perception(level: int, wis_mod: int, misc: int = 0) -> int:
     return 10 + level + wis_mod + misc
 
 
-@dataclass(frozen=True)
+@frozen
 class Character:
     """A validated sheet with every derived value the document defines."""
 

@@ -6,9 +6,9 @@ the combat ends when nobody acted)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from jdr.core.encounter import Combatant, EncounterState
+from jdr.core.frozen import frozen
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import Line
 from jdr.dice.source import DiceSource
@@ -46,7 +46,7 @@ IDLE = "sans_action"
 """Combatant data: the round in which its turn began while it could not act (D-ALL.02)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class RoundEnd:
     """What the end of a round did: who gained +5 (name, before, after), the new order's
     roll-offs (A002.05), whether the combat is over, French lines."""

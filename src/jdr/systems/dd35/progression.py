@@ -5,8 +5,7 @@ whose cost is 0."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from jdr.core.frozen import frozen
 from jdr.core.messages import say
 from jdr.core.results import Line, Purchase
 from jdr.errors import RuleError
@@ -16,7 +15,7 @@ from jdr.systems.dd35.options import option
 from jdr.systems.dd35.tables import CLASSES, MAX_LEVEL
 
 
-@dataclass(frozen=True)
+@frozen
 class LevelUp:
     """A level gained in a class: the new level and the hit points it brings."""
 

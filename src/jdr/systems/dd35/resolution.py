@@ -18,10 +18,9 @@ What COMPETENCE names (D-ALL.01):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from jdr.core.check import Check
 from jdr.core.contest import Contest
+from jdr.core.frozen import frozen
 from jdr.core.messages import Message, Ref, arg, say
 from jdr.core.options import Options
 from jdr.core.system import CheckRequest
@@ -49,7 +48,7 @@ AC_NAMES = ("ca", "classe_d_armure", "classe_armure")
 FLAT_FOOTED_NAMES = ("depourvu", "pris_au_depourvu", "ca_depourvu")
 
 
-@dataclass(frozen=True)
+@frozen
 class Skill:
     """What a COMPETENCE names: `kind` (attack, perception, passive, save, initiative, ability)
     and its key (weapon name, context, save, ability)."""
@@ -117,7 +116,7 @@ def skill_of(character: Character, name: str, options: Options) -> Skill:
         "caractéristique")
 
 
-@dataclass(frozen=True)
+@frozen
 class Roller:
     """One side of a check: the character, its rules, and what only the actor gets."""
 

@@ -5,9 +5,10 @@ and by the `tour` rule."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Literal
 
+from jdr.core.frozen import frozen
 from jdr.core.turns import Cost, TurnAct, TurnLimits
 from jdr.errors import RuleError
 from jdr.names import normalize
@@ -27,7 +28,7 @@ ALIASES: dict[str, ActionKind] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Action:
     """One declared action. `moves`: it is a Déplacement (a move action usually is).
     `full_attack`: every iterative attack. `targets`: opponents of a manoeuvre."""
@@ -46,7 +47,7 @@ class Action:
         return self.kind in ("mouvement", "simple_en_mouvement")
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnVerdict:
     valid: bool
     problems: tuple[str, ...] = field(default=())

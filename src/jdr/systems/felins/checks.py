@@ -12,10 +12,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
 from jdr.core.check import Check, CheckResult, Critical, Modifier, Natural, Verdict
+from jdr.core.frozen import frozen
 from jdr.core.messages import arg, say
 from jdr.core.system import Chooser, Loaded, Question, SheetChange, default_choice
 from jdr.dice.notation import Die
@@ -57,7 +58,7 @@ def critical_note(critical: Critical, chance: int | None) -> str:
     return f"deux 1 : échec critique, l'action échoue d'office{moved}"
 
 
-@dataclass(frozen=True)
+@frozen
 class FelinsJudge:
     """R004.12 total ≥ threshold; R004.18/19 criticals force the outcome; R004.20 they cancel;
     A004.02 margin in ladder rows (or raw points). `chance` is the roller's Chance, for the note
@@ -102,7 +103,7 @@ class FelinsJudge:
 # ------------------------------------------------------------------ what is rolled
 
 
-@dataclass(frozen=True)
+@frozen
 class Target:
     """What a roll uses: a skill (R004.12) or a characteristic (R004.13), by canonical key."""
 
@@ -172,7 +173,7 @@ def _common(cat: Cat, bonus: int, extra: tuple[Modifier, ...]) -> tuple[Modifier
     return tuple(mods)
 
 
-@dataclass(frozen=True)
+@frozen
 class Roll:
     """How to build one roll of a cat: threshold, GM bonus, die chosen, extra modifiers."""
 

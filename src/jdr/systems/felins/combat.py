@@ -11,10 +11,10 @@ The duel of provocation (R004.27) is in `duel.py`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from jdr.core.check import Check, CheckResult
 from jdr.core.french import Genre, accord, state_label
+from jdr.core.frozen import frozen
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import AttackReport, Damage, Health, Line, StateChange, Step
 from jdr.core.system import Chooser, Loaded, Outcome, SheetChange, default_choice
@@ -59,7 +59,7 @@ def wounds_from_margin(hit: bool, margin: int | None) -> int:
     return max(0, margin)
 
 
-@dataclass(frozen=True)
+@frozen
 class Cover:
     """What shields the defender (R004.25) and how unaware it is (R004.26)."""
 
@@ -77,7 +77,7 @@ class Cover:
 # ------------------------------------------------------------------ one attack
 
 
-@dataclass(frozen=True)
+@frozen
 class Blow:
     """What one attack did: the roll, the wounds, the defender before and after, the will
     check."""

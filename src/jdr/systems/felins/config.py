@@ -5,9 +5,10 @@ once by the core). Replace a field with `dataclasses.replace(DEFAULT, ...)`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
+from jdr.core.frozen import frozen
 from jdr.core.messages import Ref, opt_in
 from jdr.core.options import ActionSpec, Options, OptionSpec
 from jdr.core.threshold import Ladder
@@ -15,7 +16,7 @@ from jdr.names import normalize
 from jdr.systems.felins import tables
 
 
-@dataclass(frozen=True)
+@frozen
 class FelinsConfig:
     """Configurable readings of the gaps of the forum post (ids of RULES.md)."""
 

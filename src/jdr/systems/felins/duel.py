@@ -7,9 +7,8 @@ full 5 points of reputation (A004.28). Four outcomes; in the fourth the provoked
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from jdr.core.check import Check, Modifier
+from jdr.core.frozen import frozen
 from jdr.core.results import Line, Report
 from jdr.core.system import Loaded, Outcome
 from jdr.dice.source import DiceSource
@@ -35,7 +34,7 @@ DUEL_OUTCOMES = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class DuelOutcome:
     """R004.27 which of the four outcomes, who wins, whether it becomes a fight (None: the
     provoked has not chosen yet, A004.16)."""

@@ -9,11 +9,12 @@ is in `care.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from jdr.core.check import Check, CheckResult, Natural, Verdict
 from jdr.core.french import state_label
+from jdr.core.frozen import frozen
 from jdr.core.results import Line
 from jdr.core.system import Loaded, SheetChange
 from jdr.dice.source import DiceSource
@@ -79,7 +80,7 @@ def unconscious_minutes(source: DiceSource) -> tuple[int, tuple[int, ...]]:
 # ------------------------------------------------------------------ what wounds do
 
 
-@dataclass(frozen=True)
+@frozen
 class WoundOutcome:
     """A cat before and after what happened to it (wounds, state, minutes, care), and the
     duration roll when it fell unconscious."""

@@ -13,9 +13,8 @@ resting at the den, an unconscious cat waking up or a cat coming back from its f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from jdr.core.check import Odds
+from jdr.core.frozen import frozen
 from jdr.core.messages import Ref, say, usage
 from jdr.core.options import ActionSpec, Options, OptionSpec
 from jdr.core.system import Loaded, Outcome, RuleRequest
@@ -30,7 +29,7 @@ from jdr.systems.felins.sheet import Cat
 MAX_CATS = 50
 
 
-@dataclass(frozen=True)
+@frozen
 class RuleSpec(ActionSpec):
     """A declared rule: how many characters it names, in which order (`usage`)."""
 
@@ -103,7 +102,7 @@ def _required(options: Options, option: OptionSpec) -> int:
     return value
 
 
-@dataclass(frozen=True)
+@frozen
 class Rules:
     """The rules of one configuration of felins."""
 

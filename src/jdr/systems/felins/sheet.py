@@ -6,13 +6,13 @@ A004.12 (skill costs), A004.13 (SAUT, REPÉRER/TROUVER halved), A004.25 (Langage
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 from pydantic_core import PydanticCustomError
 
 from jdr.core.french import Genre, accord, de, is_state
+from jdr.core.frozen import frozen
 from jdr.core.sheet import GenreField, InRange, Int, NormalizedKeys, SheetDocument, normalized_keys, validate
 from jdr.errors import RuleError
 from jdr.names import lookup, normalize
@@ -121,7 +121,7 @@ class FelinsSheet(BaseModel):
 # ------------------------------------------------------------------ the cat
 
 
-@dataclass(frozen=True)
+@frozen
 class SkillScore:
     """R004.06 score = innate + acquired (+ Langage humain bonus, A004.25)."""
 
@@ -140,7 +140,7 @@ def innate_value(values: tuple[int, ...]) -> int:
     return -(-sum(values) // len(values))
 
 
-@dataclass(frozen=True)
+@frozen
 class Cat:
     """A validated sheet, with the rules' computed values (R004.06–R004.11)."""
 

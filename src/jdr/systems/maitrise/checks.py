@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from jdr.core.check import Check, Modifier, Natural, NaturalRoll, SingleDie, Verdict
 from jdr.core.contest import Contest, ContestRule, Criterion
+from jdr.core.frozen import frozen
 from jdr.core.messages import Ref, arg, say
 from jdr.core.results import Line
 from jdr.core.system import CheckRequest
@@ -124,7 +125,7 @@ class Unable:
 # ------------------------------------------------------------------ what is rolled
 
 
-@dataclass(frozen=True)
+@frozen
 class Stat:
     """What a roll is made on: a skill or a characteristic; `dodge` for Adresse as esquive."""
 

@@ -14,11 +14,12 @@ R001.23), `wound` (hit points, D-001.30 hors de combat) and `critical_effects` (
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from jdr.core.check import Check, CheckResult, Modifier
 from jdr.core.contest import ContestResult
 from jdr.core.french import accord, de
+from jdr.core.frozen import frozen
 from jdr.core.initiative import Entrant, Order, OrderRule, order
 from jdr.core.results import (
     AttackReport,
@@ -100,7 +101,7 @@ def damage(roll_d6: int, force: int, armour: int, *, incompetent: bool = False,
 # ------------------------------------------------------------------ the plan
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackPlan:
     """What an attack request asks for, checked before any die is rolled."""
 
@@ -395,7 +396,7 @@ def _context_notes(plan: AttackPlan, request: AttackRequest[Character], attack: 
 # ------------------------------------------------------------------ the attack
 
 
-@dataclass(frozen=True)
+@frozen
 class Exchange:
     """The attack and defence rolls and whether the blow lands (what `attack_odds` counts)."""
 

@@ -12,8 +12,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from jdr.core.frozen import frozen
 from jdr.core.messages import Ref, arg, say
 from jdr.core.options import Options
 from jdr.core.results import Line, Purchase
@@ -48,7 +47,7 @@ def cumulative_skill_cost(start: int, end: int) -> int:
     return sum(skill_cost(t) for t in range(start + 1, end + 1))
 
 
-@dataclass(frozen=True)
+@frozen
 class TierCrossing:
     """R001.28 / A001.18 / A001.19: what crossing into `rank` requires."""
 

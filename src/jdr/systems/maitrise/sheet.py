@@ -7,13 +7,14 @@ computed from the skills (R001.06, A001.20), Grand maître exclusivity (R001.07,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from jdr.core.french import Genre, state_label
+from jdr.core.frozen import frozen
 from jdr.core.results import Line, Row, Section, SheetView
 from jdr.core.sheet import (
     GenreField,
@@ -136,7 +137,7 @@ class MaitriseSheet(BaseModel):
 # ------------------------------------------------------------------ the character view
 
 
-@dataclass(frozen=True)
+@frozen
 class Character:
     """A validated sheet, read the way the rules need it (the system's typed model)."""
 

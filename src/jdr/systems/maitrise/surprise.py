@@ -14,12 +14,13 @@ is not in the seed: the MJ decides (A001.24).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from jdr.core.check import Check, CheckResult, Odds
 from jdr.core.contest import ContestResult
 from jdr.core.french import accord
+from jdr.core.frozen import frozen
 from jdr.core.messages import say
 from jdr.core.options import ActionSpec, OptionSpec
 from jdr.core.results import Line, Report
@@ -55,7 +56,7 @@ SPEC = ActionSpec(
          "une cible hors de combat ou morte)")
 
 
-@dataclass(frozen=True)
+@frozen
 class SurprisePlan:
     """The checks of one surprise: who surprises, and each target's resistance."""
 
