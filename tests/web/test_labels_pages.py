@@ -8,28 +8,10 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
-from web_support import GOBELIN_YAML, NAIN_YAML, Table, add_character, in_process, make_table
-
-from jdr.web.origin import csrf_token
+from web_support import GOBELIN_YAML, NAIN_YAML, add_character, in_process, make_table, page
 
 pytestmark = pytest.mark.anyio
-
-
-async def page(client: httpx.AsyncClient, table: Table, path: str,
-               data: dict[str, list[str]] | None = None) -> str:
-    client.cookies.set(f"jdr_{table.id}", table.mj)
-    try:
-        if data is None:
-            r = await client.get(f"/tables/{table.id}{path}")
-        else:
-            r = await client.post(f"/tables/{table.id}{path}", data=data,  # type: ignore[arg-type]
-                                  headers={"X-JDR-CSRF": csrf_token(table.mj)})
-    finally:
-        client.cookies.clear()
-    assert r.status_code == 200, r.text
-    return r.text
 
 
 def labels(html: str) -> dict[str, str]:

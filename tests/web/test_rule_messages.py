@@ -18,10 +18,9 @@ from typing import Any
 
 import httpx
 import pytest
-from web_support import Table, add_character, bearer, in_process, make_table
+from web_support import Table, add_character, bearer, in_process, make_table, page
 
 from jdr.core.registry import available, get_system
-from jdr.web.origin import csrf_token
 
 pytestmark = pytest.mark.anyio
 
@@ -71,13 +70,13 @@ def command_syntax(html: str) -> list[str]:
 def filled(html: str, kind: str) -> list[tuple[str, str]]:
     """A form filled as a hurried MJ does: the chosen or first value of every list (the last for
     a target), the first two boxes of a group, `1` in a required field; options left alone."""
-    page = read(html)
+    seen = read(html)
     out = [("type", kind), ("choix", "defaut")]
-    for tag, attrs in page.controls:
+    for tag, attrs in seen.controls:
         name = attrs.get("name") or ""
         if tag == "select" and name and not name.startswith("opt.") and attrs.get("id"):
-            values = [v for v, _ in page.options.get(name, []) if v]
-            chosen = [v for v, on in page.options.get(name, []) if on]
+            values = [v for v, _ in seen.options.get(name, []) if v]
+            chosen = [v for v, on in seen.options.get(name, []) if on]
             other = name == "defenseur" or (name.startswith("role.") and name != "role.0")
             if chosen or values:
                 out.append((name, chosen[0] if chosen else values[-1 if other else 0]))
@@ -94,14 +93,7 @@ async def post(client: httpx.AsyncClient, table: Table, path: str,
     form: dict[str, list[str]] = {}
     for name, value in data:
         form.setdefault(name, []).append(value)
-    client.cookies.set(f"jdr_{table.id}", table.mj)
-    try:
-        r = await client.post(f"/tables/{table.id}{path}", data=form,  # type: ignore[arg-type]
-                              headers={"X-JDR-CSRF": csrf_token(table.mj)})
-    finally:
-        client.cookies.clear()
-    assert r.status_code == 200, r.text
-    return r.text
+    return await page(client, table, path, form)
 
 
 async def system_table(client: httpx.AsyncClient, system_id: str) -> tuple[Table, str]:

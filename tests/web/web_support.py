@@ -21,6 +21,7 @@ import httpx
 
 from jdr.web.app import create_app
 from jdr.web.limits import Limits
+from jdr.web.origin import csrf_token
 from sheets_data import ELFE_YAML, NAIN_YAML
 
 GOBELIN_YAML = """\
@@ -248,3 +249,19 @@ async def receive_for(ws: Any, seconds: float) -> list[dict[str, Any]]:
     except TimeoutError:
         pass
     return got
+
+
+async def page(client: httpx.AsyncClient, table: Table, path: str,
+               data: dict[str, list[str]] | None = None) -> str:
+    """A page of the table as its MJ sees it (GET, or POST of the form `data` with its token)."""
+    client.cookies.set(f"jdr_{table.id}", table.mj)
+    try:
+        if data is None:
+            r = await client.get(f"/tables/{table.id}{path}")
+        else:
+            r = await client.post(f"/tables/{table.id}{path}", data=data,  # type: ignore[arg-type]
+                                  headers={"X-JDR-CSRF": csrf_token(table.mj)})
+    finally:
+        client.cookies.clear()
+    assert r.status_code == 200, r.text
+    return r.text
