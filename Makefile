@@ -12,7 +12,10 @@ unexport PYTHONDONTWRITEBYTECODE
 $(STAMP): pyproject.toml exemples/deuxdes/pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet 'uv>=0.4'
-	$(VENV)/bin/uv pip install --quiet --python $(PY) -e '.[dev]' -e exemples/deuxdes
+	@# compiled now, once, in parallel: else every process of the suite (two workers, the servers,
+	@# the CLI run as a subprocess) compiles the same modules again on its first import
+	$(VENV)/bin/uv pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]' -e exemples/deuxdes
+	$(PY) -m compileall -q src exemples/deuxdes
 	touch $(STAMP)
 
 run: $(STAMP)
