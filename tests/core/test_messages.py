@@ -24,6 +24,16 @@ GAIT = OptionSpec("allure", "choice", "l'allure", choices=("pas", "triple_galop"
 CARE = ActionSpec("soin", "PERSONNAGE — potion ou sort de soin", (PV, MOUNTED, GAIT))
 
 
+def test_a_rule_is_read_by_its_title_accents_and_all() -> None:
+    """A rule's name is typed without accents (`jdr regle elan_essai`); the pages write its
+    declared title."""
+    spec = ActionSpec("elan_essai", "CAVALIER — prendre de l'élan", title="élan d'essai")
+    assert spec.shown == "élan d'essai"
+    assert rule("elan_essai") == ("jdr regle elan_essai", "la règle « élan d'essai »")
+    assert usage("elan_essai CAVALIER").web == "la règle « élan d'essai » demande : cavalier"
+    assert ActionSpec("sans_titre", "…").shown == "sans titre"
+
+
 def refusal(call: object, *args: object) -> RuleError:
     with pytest.raises(RuleError) as caught:
         call(*args)  # type: ignore[operator]
@@ -31,11 +41,11 @@ def refusal(call: object, *args: object) -> RuleError:
 
 
 def test_a_ref_is_typed_on_the_command_line_and_read_by_its_label_in_the_pages() -> None:
-    text = say(opt(PV, "N"), " manquant (", rule("fin_combat"), ", ", arg("seuil"), ", ",
+    text = say(opt(PV, "N"), " manquant (", rule("action_simple"), ", ", arg("seuil"), ", ",
                command("attack", "attaque --opt monte=oui"), ")")
-    assert text.cli == ("--opt pv=N manquant (jdr regle fin_combat, --seuil, "
+    assert text.cli == ("--opt pv=N manquant (jdr regle action_simple, --seuil, "
                         "jdr attaque --opt monte=oui)")
-    assert text.web == ("« PV rendus » manquant (la règle « fin combat », « Seuil », "
+    assert text.web == ("« PV rendus » manquant (la règle « action simple », « Seuil », "
                         "l'action « Attaque »)")
     # a real value is shown with its French words, a placeholder is not
     assert opt(GAIT, "triple_galop").web == "« Allure » (Triple galop)"

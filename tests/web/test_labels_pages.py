@@ -93,3 +93,15 @@ async def test_a_long_help_is_shown_whole_under_its_field(db_target: str) -> Non
     assert shown is not None and "facile" in shown[1] and "…" in shown[1]  # whole, not cut
     bonus = re.search(r'<input id="[^"]*bonus"[^>]*>', html)
     assert bonus is not None and 'placeholder="' in bonus[0] and "aria-describedby" not in bonus[0]
+
+
+async def test_the_rules_list_writes_their_french_names(db_target: str) -> None:
+    """A rule typed `elan` reads « élan » in the pages' list of actions; the value sent stays
+    the typed name."""
+    async with in_process(db_target) as client:
+        table = await make_table(client)
+        await add_character(client, table, table.mj, NAIN_YAML)
+        html = await page(client, table, "")
+    assert '<option value="regle:elan">Règle : élan — ' in html
+    assert '<option value="regle:negociation">Règle : négociation — ' in html
+    assert "Règle : elan" not in html

@@ -109,7 +109,9 @@ def given(name: str, value: str) -> Ref:
 def rule(name: str) -> Ref:
     """One of a system's own rules: `jdr regle fin_combat` on the command line, la règle « fin
     combat » in the pages (as the pages' list of actions names it)."""
-    return Ref(f"jdr regle {name}", f"la règle « {name.replace('_', ' ')} »")
+    from jdr.core.options import title_of
+
+    return Ref(f"jdr regle {name}", f"la règle « {title_of(name)} »")
 
 
 def usage(text: str) -> Ref:
@@ -128,7 +130,9 @@ def usage(text: str) -> Ref:
             role += (" (facultatifs)" if many and optional else " (un ou plusieurs)" if many
                      else " (facultatif)" if optional else "")
             roles.append(role)
-    web = f"la règle « {name.replace('_', ' ')} »"
+    from jdr.core.options import title_of
+
+    web = f"la règle « {title_of(name)} »"
     return Ref(f"jdr regle {text}", web + (" demande : " + ", ".join(roles) if roles else ""))
 
 

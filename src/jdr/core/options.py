@@ -147,6 +147,16 @@ def parse_int(text: str, where: Message, lo: int | None = None, hi: int | None =
     return number
 
 
+# The titles of the rules declared so far, by name (a rule's name is typed, its title read: the
+# same name means the same words in every system that declares it)
+TITLES: dict[str, str] = {}
+
+
+def title_of(name: str) -> str:
+    """How the pages write the rule `name` (« élan » for `elan`)."""
+    return TITLES.get(name) or name.replace("_", " ")
+
+
 @frozen
 class ActionSpec:
     """What one action of a system accepts, and how it consumes `--des` faces."""
@@ -157,6 +167,16 @@ class ActionSpec:
     dice: str = ""  # French: the order in which `--des` faces are consumed
     rolls: bool = True  # whether the action takes a dice source
     acts: bool = True  # False: the first character is a target, not an actor (no D-ALL.02 refusal)
+    title: str = ""  # how a person reads its name, accents and all (« Négociation » for `negociation`)
+
+    def __post_init__(self) -> None:
+        if self.title:
+            TITLES[self.name] = self.title
+
+    @property
+    def shown(self) -> str:
+        """Its name as the pages write it: its title, else its name with spaces."""
+        return self.title or self.name.replace("_", " ")
 
     def option(self, name: str) -> OptionSpec | None:
         key = normalize(name)

@@ -51,7 +51,7 @@ def box_types(caller: Caller) -> list[tuple[str, str]]:
             continue
         if may_play(kind, caller.is_mj):
             out.append((kind, ACTIONS[kind].label))
-    out += [(f"regle:{name}", f"Règle : {name.replace('_', ' ')} — {short}")
+    out += [(f"regle:{name}", f"Règle : {system.actions[name].shown} — {short}")
             for name, short in rules_of(system)]
     return out
 

@@ -246,7 +246,7 @@ RULES: dict[str, ActionSpec] = {
         "cooperation", "coopération : le meneur (premier nommé) fait le test, chaque aide lui "
         "donne le bonus de la table pour sa valeur de compétence (table absente du document : "
         "aucun bonus sans --opt table_cooperation)", _COOPERATION_RULE,
-        "le dé du meneur ; avec la prédilection, ensuite la relance"),
+        "le dé du meneur ; avec la prédilection, ensuite la relance", title="coopération"),
     "action_simple": ActionSpec(
         "action_simple", "action simple : réussite automatique, sans jet", _SIMPLE, rolls=False),
     "encaisser": ActionSpec(
@@ -254,10 +254,10 @@ RULES: dict[str, ActionSpec] = {
         "de dégâts) ; Santé épuisée : le personnage est tué", _POOLS_LOST, rolls=False),
     "recuperer": ActionSpec(
         "recuperer", "Santé et/ou Psyché regagnées (montant du MJ : le kit n'a pas de règle de "
-        "soins), jusqu'au maximum", _POOLS_REGAINED, rolls=False),
+        "soins), jusqu'au maximum", _POOLS_REGAINED, rolls=False, title="récupérer"),
     "deplacement": ActionSpec(
         "deplacement", "déplacement : Vitesse (mètres par tour de 6 secondes) × tours, ou les "
-        "tours qu'il faut pour une distance", _MOVE, rolls=False),
+        "tours qu'il faut pour une distance", _MOVE, rolls=False, title="déplacement"),
 }
 
 ACTIONS: dict[str, ActionSpec] = {

@@ -31,9 +31,16 @@ _PACES = {"monter": "Monter en selle", "pas": "Pas", "trot": "Trot", "galop": "G
 RIDING_LABELS = tuple(_PACES[pace] for pace in RIDING)
 
 
+# How the pages write a rule whose typed name lost its accents or its words
+TITLES = {"negociation": "négociation", "medecine": "médecine", "deplacement": "déplacement",
+          "degagement": "dégagement", "elan": "élan", "detransformation": "détransformation",
+          "reputation": "réputation", "xp_mana": "XP de mana", "xp_compagnon": "XP du compagnon",
+          "recompenses": "récompenses"}
+
+
 def _spec(name: str, help_text: str, options: tuple[OptionSpec, ...] = (), dice: str = "",
           rolls: bool = True) -> ActionSpec:
-    return ActionSpec(name, help_text, options, dice, rolls)
+    return ActionSpec(name, help_text, options, dice, rolls, title=TITLES.get(name, ""))
 
 
 _SOCIAL = (

@@ -120,7 +120,7 @@ ACTIONS: dict[str, ActionSpec] = {
         "d'attaques par round ; plusieurs : Action Complexe) : jdr regle manoeuvre AUTEUR "
         "CIBLE… --opt sauvegarde=reflexes|vigueur|volonte [--opt nd=N]",
         (MANOEUVRE, SAUVEGARDE, ND, CARAC_MANOEUVRE, TOUR),
-        "un d20 de sauvegarde par adversaire, dans l'ordre donné"),
+        "un d20 de sauvegarde par adversaire, dans l'ordre donné", title="manœuvre"),
     "attendre": ActionSpec(
         "attendre", "le personnage n'agit pas ce round : +5 à son initiative à la fin du round "
         "(jdr regle attendre PERSONNAGE)", (), rolls=False),

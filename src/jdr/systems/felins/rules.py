@@ -67,16 +67,16 @@ RULES: dict[str, RuleSpec] = {
         "tanniere", "PATIENT --opt jours=N — jours à la tanière du guérisseur : un niveau de "
         "blessure par trois jours ; un jour réveille un chat inconscient, met fin à une fuite et "
         "permet de retenter un soin raté ; le coma demande Soigner", (DAYS,), rolls=False,
-        usage="PATIENT", acts=False),
+        usage="PATIENT", acts=False, title="tanière"),
     "reveil": RuleSpec(
         "reveil", "CHAT --opt minutes=N — des minutes passent pour un chat inconscient : il se "
         "réveille au bout de ses 3d10 × 5 minutes (tirées à la chute)", (MINUTES,),
         dice=DURATION_DICE + ", seulement si la fiche ne donne pas encore la durée (inconscience)",
-        usage="CHAT", acts=False),
+        usage="CHAT", acts=False, title="réveil"),
     "fin_combat": RuleSpec(
         "fin_combat", "CHATS… — le combat est terminé : les chats en fuite reviennent (ils "
         "avaient abandonné le combat jusqu'à sa fin)", rolls=False, usage="CHATS…",
-        most=MAX_CATS, acts=False),
+        most=MAX_CATS, acts=False, title="fin du combat"),
 }
 
 
