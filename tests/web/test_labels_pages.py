@@ -105,3 +105,13 @@ async def test_the_rules_list_writes_their_french_names(db_target: str) -> None:
     assert '<option value="regle:elan">Règle : élan — ' in html
     assert '<option value="regle:negociation">Règle : négociation — ' in html
     assert "Règle : elan" not in html
+
+
+async def test_a_negative_bound_reads_with_a_true_minus(db_target: str) -> None:
+    async with in_process(db_target) as client:
+        table = await make_table(client)
+        await add_character(client, table, table.mj, NAIN_YAML)
+        html = await page(client, table, "")
+    named = labels(html)
+    bonus = next(v for k, v in named.items() if k.endswith("bonus"))
+    assert bonus == "Bonus (de \u22121\u202f000 à 1\u202f000)", bonus

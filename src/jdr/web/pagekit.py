@@ -25,11 +25,17 @@ COOKIE_AGE = 60 * 60 * 24 * 90
 ROLE_TEXT = {"mj": "MJ", "joueur": "joueur", "spectateur": "spectateur"}
 
 
+def shown_number(value: int) -> str:
+    """A number as a page shows it: thousands grouped, and a true minus sign (« −1 000 »), where
+    the command line writes the hyphen it reads back."""
+    from jdr.core.french import number
+
+    return number(value).replace("-", "\u2212")
+
+
 @cache
 def environment() -> Any:
     from jinja2 import Environment, PackageLoader, select_autoescape
-
-    from jdr.core.french import number
 
     env = Environment(loader=PackageLoader("jdr.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
@@ -37,7 +43,7 @@ def environment() -> Any:
     env.filters["de_avant"] = de_before
     env.filters["plie"] = fold_text
     env.filters["trois_parts"] = three_shares
-    env.filters["nombre"] = number
+    env.filters["nombre"] = shown_number
     env.globals["ROLE_TEXT"] = ROLE_TEXT
     return env
 
