@@ -14,6 +14,14 @@ from web_support import GOBELIN_YAML, NAIN_YAML, add_character, in_process, make
 pytestmark = pytest.mark.anyio
 
 
+async def nain_page(db: str, path: str) -> str:
+    """A page of a new table with one character (Nain A), as its MJ sees it."""
+    async with in_process(db) as client:
+        table = await make_table(client)
+        await add_character(client, table, table.mj, NAIN_YAML)
+        return await page(client, table, path)
+
+
 def labels(html: str) -> dict[str, str]:
     """Each control's label text (what names it), by the control's id."""
     return {m[1]: re.sub(r"<[^>]+>", "", m[2]).strip()
@@ -70,10 +78,7 @@ async def test_header_does_not_repeat_a_game_the_table_name_says(db_target: str)
 
 
 async def test_simulation_form_groups_thousands(db_target: str) -> None:
-    async with in_process(db_target) as client:
-        table = await make_table(client)
-        await add_character(client, table, table.mj, NAIN_YAML)
-        html = await page(client, table, "/combat")
+    html = await nain_page(db_target, "/combat")
     named = labels(html)
     assert named["sim-n"] == "Nombre de combats (de 1 à 20\u202f000)", named
     assert named["sim-graine"] == "Graine (de 0 à 999\u202f999\u202f999)"
@@ -82,10 +87,7 @@ async def test_simulation_form_groups_thousands(db_target: str) -> None:
 async def test_a_long_help_is_shown_whole_under_its_field(db_target: str) -> None:
     """A placeholder is cut at the field's width (375 px on a phone): a help longer than a short
     hint is written under the field, whole, and read with it; a short one stays the placeholder."""
-    async with in_process(db_target) as client:
-        table = await make_table(client)
-        await add_character(client, table, table.mj, NAIN_YAML)
-        html = await page(client, table, "")
+    html = await nain_page(db_target, "")
     seuil = re.search(r'<input id="([^"]*seuil)"[^>]*>', html)
     assert seuil is not None and "placeholder" not in seuil[0]
     assert f'aria-describedby="{seuil[1]}-aide"' in seuil[0]
@@ -98,20 +100,14 @@ async def test_a_long_help_is_shown_whole_under_its_field(db_target: str) -> Non
 async def test_the_rules_list_writes_their_french_names(db_target: str) -> None:
     """A rule typed `elan` reads « élan » in the pages' list of actions; the value sent stays
     the typed name."""
-    async with in_process(db_target) as client:
-        table = await make_table(client)
-        await add_character(client, table, table.mj, NAIN_YAML)
-        html = await page(client, table, "")
+    html = await nain_page(db_target, "")
     assert '<option value="regle:elan">Règle : élan — ' in html
     assert '<option value="regle:negociation">Règle : négociation — ' in html
     assert "Règle : elan" not in html
 
 
 async def test_a_negative_bound_reads_with_a_true_minus(db_target: str) -> None:
-    async with in_process(db_target) as client:
-        table = await make_table(client)
-        await add_character(client, table, table.mj, NAIN_YAML)
-        html = await page(client, table, "")
+    html = await nain_page(db_target, "")
     named = labels(html)
     bonus = next(v for k, v in named.items() if k.endswith("bonus"))
     assert bonus == "Bonus (de \u22121\u202f000 à 1\u202f000)", bonus
