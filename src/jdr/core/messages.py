@@ -102,8 +102,9 @@ def arg(name: str, value: str = "", kind: str = "") -> Ref:
 
 def given(name: str, value: str) -> Ref:
     """A value given to a core parameter: `--arme « Lance »` typed, arme « Lance » read."""
-    label = arg(name).web.strip("« »")
-    return Ref(f"{arg(name).cli} « {value} »", f"{label[:1].lower()}{label[1:]} « {value} »")
+    named = arg(name)
+    label = named.web.strip("« »")
+    return Ref(f"{named.cli} « {value} »", f"{label[:1].lower()}{label[1:]} « {value} »")
 
 
 def rule(name: str) -> Ref:

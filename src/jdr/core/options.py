@@ -89,7 +89,7 @@ class OptionSpec:
     def parse(self, raw: str) -> OptionValue:
         """The typed value of `raw`, or a French error naming the option and what is allowed."""
         value = raw.strip()
-        where = self.where()
+        where = opt(self)
         if self.kind == "bool":
             low = value.lower()
             if low in YES:
@@ -113,10 +113,6 @@ class OptionSpec:
         if not value or len(value) > MAX_TEXT:
             raise RuleError(say(where, f" : texte de 1 à {MAX_TEXT} caractères attendu"))
         return value
-
-    def where(self) -> Ref:
-        """This option named in a message: `--opt nom` typed, « Label » read."""
-        return Ref(f"--opt {self.name}", f"« {self.title} »")
 
 
 def _shown(text: str) -> str:
@@ -175,8 +171,8 @@ class ActionSpec:
 
     @property
     def shown(self) -> str:
-        """Its name as the pages write it: its title, else its name with spaces."""
-        return self.title or self.name.replace("_", " ")
+        """Its name as the pages write it (`title_of`)."""
+        return title_of(self.name)
 
     def option(self, name: str) -> OptionSpec | None:
         key = normalize(name)
