@@ -78,7 +78,7 @@ async def test_actions_sent_together_share_one_transaction(db_target: str) -> No
         table = await table_with_fighters(client)
         bodies = [(ROLL, CHECK, ATTACK)[i % 3] for i in range(15)]
         answers = await together(server, table, [(table.mj, b) for b in bodies])
-        assert server.batches.sizes == [15]  # one transaction, not fifteen
+        assert list(server.batches.sizes) == [15]  # one transaction, not fifteen
         assert all(isinstance(a, dict) for a in answers), answers
         seqs = [a["seq"] for a in answers if isinstance(a, dict)]
         assert seqs == list(range(1, 16))  # in the order they were queued
@@ -105,7 +105,7 @@ async def test_a_refused_action_leaves_the_others_of_its_batch(db_target: str) -
         sends = [(table.mj, ROLL), (table.mj, ATTACK), (lise, CHECK), (table.mj, ATTACK),
                  (table.mj, not_dice), (lise, ROLL)]
         answers = await together(server, table, sends)
-        assert server.batches.sizes == [6]
+        assert list(server.batches.sizes) == [6]
         refused = answers[2]
         assert isinstance(refused, ApiError) and refused.status == 403
         assert refused.message == "« Nain A » n'est pas un de vos personnages"
@@ -120,7 +120,7 @@ async def test_an_action_failing_in_its_batch_is_alone_not_written(db_target: st
         table = await table_with_fighters(client)
         sends = [(table.mj, b) for b in (ROLL, ATTACK, WRONG, ATTACK, CHECK)]
         answers = await together(server, table, sends)
-        assert server.batches.sizes == [5]  # rolled back, then each action played alone
+        assert list(server.batches.sizes) == [5]  # rolled back, then each action played alone
         failed = answers[2]
         assert isinstance(failed, Exception) and "voler" in str(failed)
         written = [a for a in answers if isinstance(a, dict)]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ class Batches:
     def __init__(self) -> None:
         self._queues: dict[int, Queue] = {}
         self._drains: set[asyncio.Task[None]] = set()  # kept until done (the loop keeps weak ones)
-        self.sizes: list[int] = []  # how many actions each of the last batches held (most recent last)
+        self.sizes: deque[int] = deque(maxlen=100)  # the actions each of the last batches held
 
     async def run(self, campaign: Any, job: Job) -> dict[str, Any]:
         """Queue `job` on the table of `campaign`; its answer once its batch is committed."""
@@ -104,7 +105,7 @@ class Batches:
         """The batch in one transaction; after an error in an action, each action alone. An
         error once every action was played (the commit itself: was it done?) is every action's
         answer, none is played again (an action must never be written twice)."""
-        self.sizes = [*self.sizes[-99:], len(batch)]
+        self.sizes.append(len(batch))
         played = False
         try:
             outcomes: list[Outcome] = []

@@ -38,6 +38,7 @@ from jdr.web.errors import ApiError
 from jdr.web.visibility import any_touches, caller_key, live_texts
 
 if TYPE_CHECKING:
+    from jdr.campaign.sql import Session
     from jdr.campaign.store import Campaign, Entry
     from jdr.web.state import Server
 
@@ -116,31 +117,31 @@ def read_seq(campaign: Campaign) -> int:
     return int(seq or 0)
 
 
-REVOKED = "SELECT count(*) FROM jdr_members WHERE campaign_id = :c AND revoked = :yes"
+def heads(session: Session, ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Each table's last seq and its number of revoked members (what the safety poll compares),
+    in two queries per thousand tables (the ids are this process's own integers)."""
+    out: dict[int, tuple[int, int]] = {}
+    for start in range(0, len(ids), 1000):
+        listed = ",".join(str(int(i)) for i in ids[start:start + 1000])
+        seqs = session.all(f"SELECT id, journal_seq FROM jdr_campaigns WHERE id IN ({listed})")
+        revoked = dict(session.all(
+            "SELECT campaign_id, count(*) FROM jdr_members WHERE revoked = :yes AND "
+            f"campaign_id IN ({listed}) GROUP BY campaign_id", {"yes": True}))
+        for table, seq in seqs:
+            out[int(table)] = (int(seq or 0), int(revoked.get(table, 0)))
+    return out
 
 
 def read_head(campaign: Campaign) -> tuple[int, int]:
-    """The table's last seq and its number of revoked members (what the safety poll compares)."""
+    """`heads` of one table."""
     with campaign.reading() as tx:
-        seq = tx.session.scalar("SELECT journal_seq FROM jdr_campaigns WHERE id = :id",
-                                {"id": campaign.id})
-        revoked = tx.session.scalar(REVOKED, {"c": campaign.id, "yes": True})
-    return int(seq or 0), int(revoked or 0)
+        return heads(tx.session, [campaign.id]).get(campaign.id, (0, 0))
 
 
 def read_heads(server: Server, ids: list[int]) -> dict[int, tuple[int, int]]:
-    """`read_head` of many tables in two queries (the ids are this process's own integers)."""
-    out: dict[int, tuple[int, int]] = {}
+    """`heads` of many tables, outside any campaign's lock."""
     with server.session() as session:
-        for start in range(0, len(ids), 1000):
-            listed = ",".join(str(int(i)) for i in ids[start:start + 1000])
-            seqs = session.all(f"SELECT id, journal_seq FROM jdr_campaigns WHERE id IN ({listed})")
-            revoked = dict(session.all(
-                "SELECT campaign_id, count(*) FROM jdr_members WHERE revoked = :yes AND "
-                f"campaign_id IN ({listed}) GROUP BY campaign_id", {"yes": True}))
-            for table, seq in seqs:
-                out[int(table)] = (int(seq or 0), int(revoked.get(table, 0)))
-    return out
+        return heads(session, ids)
 
 
 @dataclass
@@ -439,11 +440,12 @@ async def serve_channel(websocket: WebSocket, token_of: TokenOf, frame: Frame = 
         await _refuse(websocket, exc)
         return
     settled = False
-    sender: list[asyncio.Task[None]] = []  # the sender while it runs
+    sender: asyncio.Task[None] | None = None  # the sender while it runs
 
     def wake_sender() -> None:
-        if not sender or sender[0].done():
-            sender[:] = [asyncio.create_task(_send(websocket, sub))]
+        nonlocal sender
+        if sender is None or sender.done():
+            sender = asyncio.create_task(_send(websocket, sub))
 
     try:
         sent = await _backlog(websocket, caller, since, frame)
@@ -464,8 +466,8 @@ async def serve_channel(websocket: WebSocket, token_of: TokenOf, frame: Frame = 
         server.hubs.unsubscribe(hub, sub)
         if settled:
             server.hubs.settled.left()
-        for task in sender:
-            task.cancel()
+        if sender is not None:
+            sender.cancel()
 
 
 async def _open(server: Server, websocket: WebSocket, token_of: TokenOf
