@@ -30,7 +30,10 @@ CIBLE = GOBELIN_YAML.replace("nom: Gobelin", "nom: Cible").replace(
     "pv: 12", "pv: {max: 1000000, actuels: 1000000}")
 ROLL = {"type": "roll", "params": {"expression": "1d20"}}
 CHECK = {"type": "check", "params": {"personnage": "Nain A", "competence": "hache", "seuil": "15"}}
-ATTACK = {"type": "attack", "params": {"attaquant": "Nain A", "defenseur": "Cible"}}
+# dice by hand (attack 9, defence 1, location, damage): every attack wounds; left to chance, the
+# five attacks of a batch all missed once in a while, and there was no wound to follow
+ATTACK = {"type": "attack", "params": {"attaquant": "Nain A", "defenseur": "Cible"},
+          "des": [9, 1, 10, 6]}
 WRONG = {"type": "check", "params": {"personnage": "Nain A", "competence": "voler", "seuil": "15"}}
 
 
